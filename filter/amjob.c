@@ -1,0 +1,270 @@
+/*
+ * amjob.c - ties series, am and writer together for one run and tells the
+ * user what happened, in the shape of b4's summary: the revision used, each
+ * patch with the trailers added, notes and warnings, then the cover letter,
+ * link and base-commit lines with the git commands to use them.
+ */
+#include "amjob.h"
+#include "series.h"
+#include "trailer.h"
+#include "util.h"
+#include "writer.h"
+
+#include <string.h>
+
+static void
+say_safe(const char *prefix, const char *text)
+{
+	g_autofree char *s = lore_term_safe(text, -1);
+
+	lore_info("%s%s", prefix, s);
+}
+
+static void
+report_revisions(struct series_set *s, struct series *ser,
+		 const struct amjob_opts *o)
+{
+	GArray *revs = series_revisions(s);
+	GString *others = g_string_new(NULL);
+	guint i;
+
+	for (i = 0; i < revs->len; i++) {
+		int r = g_array_index(revs, int, i);
+
+		if (r != ser->revision)
+			g_string_append_printf(others, "%sv%d",
+					       others->len ? ", " : "", r);
+	}
+	if (revs->len > 1) {
+		if (!o->use_version)
+			lore_info("Will use the latest revision: v%d",
+				  ser->revision);
+		else
+			lore_info("Using revision v%d", ser->revision);
+		lore_info("Other revisions in the thread: %s (pick one with -vN)",
+			  others->str);
+	}
+	g_string_free(others, TRUE);
+	g_array_unref(revs);
+}
+
+static gboolean
+report_missing(struct series *ser, GHashTable *pick,
+	       const struct amjob_opts *o)
+{
+	GArray *miss = series_missing(ser);
+	gboolean bad = FALSE;
+	guint i;
+
+	for (i = 0; i < miss->len; i++) {
+		int n = g_array_index(miss, int, i);
+
+		if (pick && !g_hash_table_contains(pick, GINT_TO_POINTER(n)))
+			continue;
+		lore_err("v%d: missing %d/%d", ser->revision, n, ser->expected);
+		bad = TRUE;
+	}
+	g_array_unref(miss);
+	if (bad && !o->allow_incomplete)
+		lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
+	return bad;
+}
+
+static void
+report_mismatches(struct series_set *s)
+{
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
+						 g_free, NULL);
+	guint i;
+
+	if (!s->mismatches->len)
+		return;
+	lore_info("---");
+	lore_info("NOTE: some trailers ignored due to from/email mismatches:");
+	for (i = 0; i < s->mismatches->len; i++) {
+		const struct trailer *t = s->mismatches->pdata[i];
+		char *line = trailer_string(t, FALSE);
+		g_autofree char *from = NULL;
+
+		if (g_hash_table_contains(seen, line)) {
+			g_free(line);
+			continue;
+		}
+		g_hash_table_add(seen, line);
+		say_safe("    ! Trailer: ", line);
+		from = g_strdup_printf("%s <%s>", t->src->from_name,
+				       t->src->from_email);
+		say_safe("     Msg From: ", from);
+	}
+	lore_info("NOTE: Rerun with -S to apply them anyway");
+	g_hash_table_destroy(seen);
+}
+
+static void
+report_base(struct series *ser, const char *branch, const char *file)
+{
+	if (ser->base_commit) {
+		say_safe(" Base: using specified base-commit ", ser->base_commit);
+		lore_info("       git checkout -b %s %s", branch,
+			  ser->base_commit);
+	} else {
+		lore_info(" Base: not specified");
+	}
+	if (file) {
+		g_autofree char *f = lore_term_safe(file, -1);
+
+		lore_info("       git am %s", f);
+	}
+}
+
+/* Build the mbox (and the cover letter) in memory. */
+static int
+build(struct series_set *s, struct series *ser, GHashTable *pick,
+      const struct amjob_opts *o, GString *mbox, GString *cover,
+      guint *count)
+{
+	struct spatch *cp = series_cover(ser);
+	gboolean from_warned = FALSE;
+	guint i;
+
+	lore_info("---");
+	for (i = 1; i < ser->slots->len; i++) {
+		struct series_entry *e =
+			&g_array_index(ser->slots, struct series_entry, i);
+		GPtrArray *fu;
+		struct am_note note = { 0 };
+		char *msg;
+		guint k;
+
+		if (pick && !g_hash_table_contains(pick, GINT_TO_POINTER(i)))
+			continue;
+		if (!e->p) {
+			lore_info("  ERROR: missing [%u/%d]!", i, ser->expected);
+			continue;
+		}
+		fu = series_followups(s, ser, e);
+		msg = am_message(e, fu, &o->am, FALSE, &note);
+		g_ptr_array_free(fu, TRUE);
+		say_safe("  ", note.subject);
+		for (k = 0; k < note.added->len; k++)
+			say_safe("    + ", note.added->pdata[k]);
+		for (k = 0; k < note.ignored->len; k++)
+			say_safe("    x ", note.ignored->pdata[k]);
+		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
+			lore_err("warning: a line of '%s' looks like an mbox From_ line to git am; use --mboxrd and git am --patch-format=mboxrd",
+				 e->p->msg->msgid);
+			from_warned = TRUE;
+		}
+		writer_mbox_add(mbox, msg, o->mboxrd);
+		g_free(msg);
+		am_note_clear(&note);
+		(*count)++;
+	}
+	if (cp && cover) {
+		struct series_entry ce = { cp, ser->revision, 0 };
+		char *msg = am_message(&ce, NULL, &o->am, TRUE, NULL);
+
+		g_string_append(cover, msg);
+		g_free(msg);
+	}
+	return LORE_OK;
+}
+
+int
+amjob_run(struct thread *t, const struct amjob_opts *o)
+{
+	struct series_set *s;
+	struct series *ser;
+	GHashTable *pick = NULL;
+	GString *mbox = NULL, *cover = NULL;
+	g_autofree char *slug = NULL, *branch = NULL, *mbx = NULL,
+			*cov = NULL;
+	GError *err = NULL;
+	guint count = 0, i;
+	int rc = LORE_OK;
+
+	lore_info("Analyzing %u messages in the thread", t->msgs->len);
+	s = series_analyse(t, o->sloppy);
+	ser = series_get(s, o->use_version);
+	if (!ser) {
+		if (o->use_version)
+			lore_err("revision v%d not found in the thread",
+				 o->use_version);
+		else
+			lore_err("no patches found in the thread");
+		rc = LORE_ENOTFOUND;
+		goto out;
+	}
+	report_revisions(s, ser, o);
+	if (o->cherry_pick) {
+		pick = series_cherrypick(ser, o->cherry_pick, o->target, &err);
+		if (!pick) {
+			lore_err("%s", err->message);
+			rc = err->code;
+			goto out;
+		}
+	}
+	if (report_missing(ser, pick, o) && !o->allow_incomplete) {
+		rc = LORE_ENOTFOUND;
+		goto out;
+	}
+	mbox = g_string_new(NULL);
+	if (o->outdir)
+		cover = g_string_new(NULL);
+	build(s, ser, pick, o, mbox, cover, &count);
+	lore_info("---");
+	lore_info("Total patches: %u", count);
+	report_mismatches(s);
+	for (i = 0; i < s->warnings->len; i++) {
+		if (!i)
+			lore_info("---");
+		say_safe("WARNING: ", s->warnings->pdata[i]);
+	}
+	if (!count) {
+		lore_err("no patches to write");
+		rc = LORE_ENOTFOUND;
+		goto out;
+	}
+	lore_info("---");
+	slug = writer_slug(ser);
+	branch = writer_branch_slug(ser);
+	if (o->outdir) {
+		mbx = g_strdup_printf("%s/%s.mbx", o->outdir, slug);
+		cov = g_strdup_printf("%s/%s.cover", o->outdir, slug);
+		if (!writer_file(mbx, mbox, &err) ||
+		    (cover->len && !writer_file(cov, cover, &err))) {
+			lore_err("%s", err->message);
+			rc = err->code;
+			goto out;
+		}
+		if (cover->len)
+			say_safe(" Cover: ", cov);
+	} else if (!writer_stdout(mbox, &err)) {
+		lore_err("%s", err->message);
+		rc = err->code;
+		goto out;
+	}
+	{
+		struct spatch *first = series_cover(ser);
+		g_autofree char *link = NULL;
+
+		for (i = 1; !first && i < ser->slots->len; i++)
+			first = g_array_index(ser->slots, struct series_entry,
+					      i).p;
+		if (first && o->link_mask) {
+			link = lore_mask_fill(o->link_mask, first->msg->msgid);
+			say_safe(" Link: ", link);
+		}
+	}
+	report_base(ser, branch, mbx);
+out:
+	g_clear_error(&err);
+	if (pick)
+		g_hash_table_destroy(pick);
+	if (mbox)
+		g_string_free(mbox, TRUE);
+	if (cover)
+		g_string_free(cover, TRUE);
+	series_set_free(s);
+	return rc;
+}

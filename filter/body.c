@@ -1,0 +1,275 @@
+/*
+ * body.c - the anatomy of a patch mail's text: commit message, trailer
+ * block, basement (after "---": notes, diffstat, diff) and signature, cut
+ * and put back together as b4 does, so new trailers land where git expects
+ * them; plus b4's tests for a diff and a diffstat.
+ */
+#include "body.h"
+#include "util.h"
+
+#include <string.h>
+
+/* ^\s*\d+ file.*\d+ (insertion|deletion), case-insensitively, per line */
+static gboolean
+diffstat_line(const char *l, size_t n)
+{
+	size_t i = 0, j;
+	g_autofree char *low = NULL;
+	const char *p;
+
+	while (i < n && g_ascii_isspace(l[i]))
+		i++;
+	j = i;
+	while (i < n && g_ascii_isdigit(l[i]))
+		i++;
+	if (i == j || !lore_has_prefix_ci(l + i, n - i, " file"))
+		return FALSE;
+	low = g_ascii_strdown(l + i + 5, n - i - 5);
+	for (p = low; *p; p++)
+		if (g_ascii_isdigit(*p) && (g_str_has_prefix(p + 1, " insertion") ||
+					    g_str_has_prefix(p + 1, " deletion")))
+			return TRUE;
+	return FALSE;
+}
+
+gboolean
+body_has_diffstat(const char *text)
+{
+	size_t pos = 0, len = strlen(text), ll;
+	const char *line;
+
+	while (lore_next_line(text, len, &pos, &line, &ll))
+		if (diffstat_line(line, ll))
+			return TRUE;
+	return FALSE;
+}
+
+/* "diff --git \w/\S+ \w/\S+" */
+static gboolean
+diff_git_line(const char *l, size_t n)
+{
+	size_t i = 11, k;
+
+	if (!lore_has_prefix_ci(l, n, "diff --git "))
+		return FALSE;
+	for (k = 0; k < 2; k++) {
+		size_t s;
+
+		if (i + 2 > n || !(g_ascii_isalnum(l[i]) || l[i] == '_') ||
+		    l[i + 1] != '/')
+			return FALSE;
+		i += 2;
+		s = i;
+		while (i < n && !g_ascii_isspace(l[i]))
+			i++;
+		if (i == s)
+			return FALSE;
+		if (k == 0) {
+			if (i >= n || l[i] != ' ')
+				return FALSE;
+			i++;
+		}
+	}
+	return TRUE;
+}
+
+gboolean
+body_has_diff(const char *text)
+{
+	size_t pos = 0, len = strlen(text), ll;
+	const char *line;
+	gboolean prev_minus = FALSE;
+
+	while (lore_next_line(text, len, &pos, &line, &ll)) {
+		if (prev_minus && ll >= 3 && !memcmp(line, "+++", 3))
+			return TRUE;
+		if (lore_has_prefix_ci(line, ll, "GIT binary patch") ||
+		    diff_git_line(line, ll))
+			return TRUE;
+		prev_minus = ll >= 3 && !memcmp(line, "---", 3);
+	}
+	return FALSE;
+}
+
+static char *
+join_lines(GPtrArray *lines)
+{
+	GString *s = g_string_new(NULL);
+	guint i;
+
+	for (i = 0; i < lines->len; i++) {
+		if (i)
+			g_string_append_c(s, '\n');
+		g_string_append(s, lines->pdata[i]);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* Python's str.strip('\r\n') on either or both ends, in place. */
+static void
+strip_nl(GString *s, gboolean left, gboolean right)
+{
+	size_t a = 0;
+
+	if (right)
+		while (s->len && (s->str[s->len - 1] == '\n' ||
+				  s->str[s->len - 1] == '\r'))
+			g_string_truncate(s, s->len - 1);
+	if (left) {
+		while (a < s->len && (s->str[a] == '\n' || s->str[a] == '\r'))
+			a++;
+		g_string_erase(s, 0, a);
+	}
+}
+
+void
+body_split(const char *body, struct body_parts *out)
+{
+	GString *b = g_string_new(NULL);
+	const char *p, *sig = NULL, *cut;
+	g_autofree char *head = NULL;
+	char **paras;
+	guint np, i;
+	GPtrArray *nlines;
+
+	memset(out, 0, sizeof(*out));
+	for (p = body; *p; p++)
+		if (*p != '\r')
+			g_string_append_c(b, *p);
+	strip_nl(b, TRUE, TRUE);
+	/* the basement: after a "---" line, or from the diff itself; a "-- "
+	 * signature below a patch stays part of it, blank lines and all */
+	cut = NULL;
+	if (g_str_has_prefix(b->str, "---\n"))
+		cut = b->str;
+	else if ((p = strstr(b->str, "\n---\n")))
+		cut = p + 1;
+	if (!cut && (p = strstr(b->str, "\ndiff ")))
+		cut = p + 1;
+	if (!cut && (p = strstr(b->str, "\n--- a/")))
+		cut = p + 1;
+	if (cut) {
+		size_t skip = g_str_has_prefix(cut, "---\n") ? 4 : 0;
+		GString *bs = g_string_new(cut + skip);
+
+		strip_nl(bs, FALSE, TRUE);
+		out->basement = g_string_free(bs, FALSE);
+		out->signature = g_strdup("");
+		head = g_strndup(b->str, cut - b->str);
+	} else {
+		/* no patch: the signature follows the last "-- " line */
+		for (p = b->str; (p = strstr(p, "\n-- \n")); p++)
+			sig = p;
+		if (sig) {
+			out->signature = g_strdup(sig + 5);
+			g_string_truncate(b, sig - b->str);
+		} else {
+			out->signature = g_strdup("");
+		}
+		out->basement = g_strdup("");
+		head = g_strdup(b->str);
+	}
+	g_string_free(b, TRUE);
+	{
+		GString *h = g_string_new_len(head, strlen(head));
+
+		strip_nl(h, TRUE, TRUE);
+		g_free(head);
+		head = g_string_free(h, FALSE);
+	}
+	paras = g_strsplit(head, "\n\n", -1);
+	np = g_strv_length(paras);
+	out->trailers = trailer_array_new();
+	nlines = g_ptr_array_new_with_free_func(g_free);
+	trailer_find(np ? paras[np - 1] : "", FALSE, out->trailers, nlines);
+	if (np <= 1) {
+		out->message = join_lines(nlines);
+	} else {
+		GString *m = g_string_new(paras[0]);
+
+		for (i = 1; i + 1 < np; i++) {
+			g_string_append(m, "\n\n");
+			g_string_append(m, paras[i]);
+		}
+		g_string_append(m, "\n\n");
+		{
+			g_autofree char *last = join_lines(nlines);
+
+			g_string_append(m, last);
+		}
+		out->message = g_string_free(m, FALSE);
+	}
+	g_ptr_array_free(nlines, TRUE);
+	g_strfreev(paras);
+}
+
+void
+body_parts_clear(struct body_parts *bp)
+{
+	g_free(bp->message);
+	g_free(bp->basement);
+	g_free(bp->signature);
+	if (bp->trailers)
+		g_ptr_array_free(bp->trailers, TRUE);
+	memset(bp, 0, sizeof(*bp));
+}
+
+static gboolean
+basement_needs_dashes(const char *basement)
+{
+	const char *p = basement;
+
+	if (body_has_diffstat(basement))
+		return TRUE;
+	while (g_ascii_isspace(*p))
+		p++;
+	return !(g_str_has_prefix(p, "diff --git") ||
+		 g_str_has_prefix(p, "--- "));
+}
+
+char *
+body_rebuild(const struct body_parts *bp, GPtrArray *trailers)
+{
+	GString *s = g_string_new(NULL);
+	guint i;
+
+	if (*bp->message) {
+		GString *m = g_string_new(bp->message);
+
+		strip_nl(m, FALSE, TRUE);
+		g_string_append(s, m->str);
+		g_string_append_c(s, '\n');
+		g_string_free(m, TRUE);
+		if (trailers->len)
+			g_string_append_c(s, '\n');
+	}
+	for (i = 0; i < trailers->len; i++) {
+		g_autofree char *t = trailer_string(trailers->pdata[i], TRUE);
+
+		g_string_append(s, t);
+		g_string_append_c(s, '\n');
+	}
+	if (*bp->basement) {
+		GString *b = g_string_new(bp->basement);
+
+		if (!trailers->len)
+			g_string_append_c(s, '\n');
+		g_string_append(s, basement_needs_dashes(bp->basement) ? "---\n"
+								       : "\n");
+		strip_nl(b, TRUE, TRUE);
+		g_string_append(s, b->str);
+		g_string_append_c(s, '\n');
+		g_string_free(b, TRUE);
+	}
+	if (*bp->signature) {
+		GString *g = g_string_new(bp->signature);
+
+		strip_nl(g, FALSE, TRUE);
+		g_string_append(s, "-- \n");
+		g_string_append(s, g->str);
+		g_string_append_c(s, '\n');
+		g_string_free(g, TRUE);
+	}
+	return g_string_free(s, FALSE);
+}
+

@@ -1,0 +1,27 @@
+/*
+ * config.h - settings users keep in git config: section "lore-am", falling
+ * back to the matching "b4.*" key so b4 users keep their setup, and the
+ * user.name/user.email identity. Read once, with one `git config` call.
+ *
+ * Ownership: struct config owns its table; values returned are borrowed.
+ */
+#ifndef LORE_CONFIG_H
+#define LORE_CONFIG_H
+
+#include <glib.h>
+
+struct config {
+	GHashTable *vals; /* "section.key" (lower case) -> last value */
+};
+
+/* Never fails: without git or a config the table is just empty. */
+struct config *config_load(void);
+void config_free(struct config *c);
+
+/* "lore-am.KEY", else "b4.B4KEY" (when @b4key is not NULL), else NULL. */
+const char *config_get(struct config *c, const char *key, const char *b4key);
+
+/* A raw "section.key" lookup. */
+const char *config_raw(struct config *c, const char *fullkey);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * mailinfo.h - what `git mailinfo --scissors` takes from a patch mail:
+ * author, date and subject (the in-body "From:", "Date:" and "Subject:"
+ * lines at the top of the body override the header), and the body without
+ * those lines and without anything above a "-- >8 --" scissors line.
+ *
+ * Ownership: struct mailinfo owns its strings; mailinfo_clear() frees them.
+ */
+#ifndef LORE_MAILINFO_H
+#define LORE_MAILINFO_H
+
+#include <glib.h>
+
+struct message;
+
+struct mailinfo {
+	char *author_name;  /* "" when none */
+	char *author_email;
+	char *date;         /* as written, may be "" */
+	char *subject;      /* cleaned: no "Re:", no [PATCH ...] */
+	char *body;         /* the commit message and patch */
+};
+
+void mailinfo_run(const struct message *m, const char *body,
+		  struct mailinfo *out);
+void mailinfo_clear(struct mailinfo *mi);
+
+/* git's is_scissors_line() rule for "-- >8 --" and its variants. */
+gboolean mailinfo_is_scissors(const char *line, size_t len);
+
+#endif

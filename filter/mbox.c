@@ -1,0 +1,258 @@
+/*
+ * mbox.c - mbox splitting (RFC 4155 From_ lines; the mboxrd quoting of
+ * ">*From " lines) and maildir walking (cur/ and new/, tmp/ ignored as the
+ * maildir spec requires).
+ */
+#include "mbox.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+gboolean
+mbox_is_from_line(const char *line, size_t len)
+{
+	const char *colon, *end;
+	char year[8];
+	size_t n = 0;
+
+	if (len < 20 || memcmp(line, "From ", 5))
+		return FALSE;
+	end = line + len;
+	while (end > line && (end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	/* find the last ':' of "HH:MM:SS YYYY" */
+	for (colon = end - 1; colon > line + 5; colon--)
+		if (*colon == ':')
+			break;
+	if (colon <= line + 5 || colon - line < 4 || end - colon < 4)
+		return FALSE;
+	if (!g_ascii_isdigit(colon[-4]) || !g_ascii_isdigit(colon[-2]) ||
+	    !g_ascii_isdigit(colon[-1]) || !g_ascii_isdigit(colon[1]) ||
+	    !g_ascii_isdigit(colon[2]) || !g_ascii_isdigit(colon[3]))
+		return FALSE;
+	/* after ":SS " comes the year */
+	{
+		const char *p = colon + 3;
+
+		while (p < end && g_ascii_isdigit(*p))
+			p++;
+		while (p < end && *p == ' ')
+			p++;
+		while (p < end && g_ascii_isdigit(*p) && n < sizeof(year) - 1)
+			year[n++] = *p++;
+		year[n] = '\0';
+	}
+	return n == 0 || atol(year) > 90;
+}
+
+static gboolean
+is_escaped_from(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && line[i] == '>')
+		i++;
+	return i > 0 && len - i >= 5 && !memcmp(line + i, "From ", 5);
+}
+
+/* Hand one message to @cb, removing one level of ">From " quoting. */
+static void
+emit(const char *msg, size_t len, mbox_cb cb, void *data)
+{
+	size_t pos = 0;
+	const char *line;
+	size_t ll;
+	GString *s = NULL;
+
+	/* fast path: most messages have no quoted From_ lines at all */
+	if (!memmem(msg, len, ">From ", 6)) {
+		cb(msg, len, data);
+		return;
+	}
+	s = g_string_sized_new(len);
+	while (lore_next_line(msg, len, &pos, &line, &ll)) {
+		if (is_escaped_from(line, ll))
+			g_string_append_len(s, line + 1, ll - 1);
+		else
+			g_string_append_len(s, line, ll);
+		if (line + ll < msg + len)
+			g_string_append_c(s, '\n');
+	}
+	cb(s->str, s->len, data);
+	g_string_free(s, TRUE);
+}
+
+void
+mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
+{
+	size_t pos = 0, start = 0;
+	const char *line;
+	size_t ll;
+	gboolean prev_blank = TRUE, have = FALSE;
+
+	while (lore_next_line(buf, len, &pos, &line, &ll)) {
+		size_t off = line - buf;
+		size_t cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
+
+		if (cl >= 5 && !memcmp(line, "From ", 5) &&
+		    (prev_blank || mbox_is_from_line(line, cl))) {
+			/* the blank line before a From_ line separates */
+			size_t end = off;
+
+			if (prev_blank && end > start + 1 && buf[end - 1] == '\n')
+				end -= (end >= start + 2 && buf[end - 2] == '\r') ? 2 : 1;
+			if (have && end > start)
+				emit(buf + start, end - start, cb, data);
+			start = off;
+			have = TRUE;
+		} else if (!have) {
+			/* a single message without a From_ line */
+			have = TRUE;
+			start = off;
+		}
+		prev_blank = (cl == 0);
+	}
+	if (have && len > start)
+		emit(buf + start, len - start, cb, data);
+}
+
+static GBytes *
+slurp_fd(FILE *f, const char *path, GError **err)
+{
+	GByteArray *a = g_byte_array_new();
+	guint8 tmp[65536];
+	size_t n;
+
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+		g_byte_array_append(a, tmp, n);
+	if (ferror(f)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
+			    path, g_strerror(errno));
+		g_byte_array_unref(a);
+		return NULL;
+	}
+	return g_byte_array_free_to_bytes(a);
+}
+
+/* Read a gzip file (mail stores sometimes keep messages compressed). */
+static GBytes *
+slurp_gz(const char *path, GError **err)
+{
+	gzFile gz = gzopen(path, "rb");
+	GByteArray *a;
+	guint8 tmp[65536];
+	int n;
+
+	if (!gz) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
+			    path, g_strerror(errno));
+		return NULL;
+	}
+	a = g_byte_array_new();
+	while ((n = gzread(gz, tmp, sizeof(tmp))) > 0)
+		g_byte_array_append(a, tmp, n);
+	if (n < 0) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot decompress '%s'", path);
+		gzclose(gz);
+		g_byte_array_unref(a);
+		return NULL;
+	}
+	gzclose(gz);
+	return g_byte_array_free_to_bytes(a);
+}
+
+GBytes *
+mbox_slurp(const char *path, GError **err)
+{
+	GBytes *b;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return slurp_fd(stdin, "stdin", err);
+	if (g_str_has_suffix(path, ".gz"))
+		return slurp_gz(path, err);
+	f = fopen(path, "rb");
+	if (!f) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
+			    path, g_strerror(errno));
+		return NULL;
+	}
+	b = slurp_fd(f, path, err);
+	fclose(f);
+	return b;
+}
+
+static int
+cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static gboolean
+read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
+{
+	static const char *const subs[] = { "cur", "new" };
+	gboolean any = FALSE;
+	guint i, k;
+
+	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
+		g_autofree char *dir = g_build_filename(path, subs[i], NULL);
+		GDir *d = g_dir_open(dir, 0, NULL);
+		GPtrArray *names;
+		const char *n;
+
+		if (!d)
+			continue;
+		any = TRUE;
+		names = g_ptr_array_new_with_free_func(g_free);
+		while ((n = g_dir_read_name(d)))
+			if (n[0] != '.')
+				g_ptr_array_add(names, g_strdup(n));
+		g_dir_close(d);
+		/* a stable order, whatever readdir gives */
+		g_ptr_array_sort(names, cmp_names);
+		for (k = 0; k < names->len; k++) {
+			g_autofree char *f =
+				g_build_filename(dir, names->pdata[k], NULL);
+			GBytes *b = mbox_slurp(f, NULL);
+			gsize sz;
+			const char *p;
+
+			if (!b)
+				continue; /* vanished or unreadable: skip it */
+			p = g_bytes_get_data(b, &sz);
+			cb(p, sz, data);
+			g_bytes_unref(b);
+		}
+		g_ptr_array_free(names, TRUE);
+	}
+	if (!any)
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "'%s' is a folder but not a maildir (no cur/ or new/)",
+			    path);
+	return any;
+}
+
+gboolean
+mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
+{
+	GBytes *b;
+	gsize sz;
+	const char *p;
+
+	if (strcmp(path, "-") && g_file_test(path, G_FILE_TEST_IS_DIR))
+		return read_maildir(path, cb, data, err);
+	b = mbox_slurp(path, err);
+	if (!b)
+		return FALSE;
+	p = g_bytes_get_data(b, &sz);
+	if (sz)
+		mbox_split(p, sz, cb, data);
+	g_bytes_unref(b);
+	return TRUE;
+}

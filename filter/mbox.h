@@ -1,0 +1,37 @@
+/*
+ * mbox.h - reading mailboxes: mbox files (mboxo and mboxrd, ">From "
+ * unescaped one level as mboxrd specifies), maildirs (cur/ and new/), and
+ * whole files or stdin into memory.
+ *
+ * Ownership: callbacks get a borrowed view of one message that lives only
+ * for the call; copy what you keep (message_parse() does).
+ */
+#ifndef LORE_MBOX_H
+#define LORE_MBOX_H
+
+#include <glib.h>
+#include <stddef.h>
+
+typedef void (*mbox_cb)(const char *msg, size_t len, void *data);
+
+/* Split an mbox held in memory and call @cb once per message. */
+void mbox_split(const char *buf, size_t len, mbox_cb cb, void *data);
+
+/*
+ * Read @path: "-" is stdin (an mbox), a directory is a maildir, anything
+ * else an mbox file. Returns FALSE and sets @err when it cannot be read.
+ */
+gboolean mbox_read_path(const char *path, mbox_cb cb, void *data,
+			GError **err);
+
+/* Slurp a file (or stdin for "-") into a new GBytes. */
+GBytes *mbox_slurp(const char *path, GError **err);
+
+/*
+ * git mailsplit's test for a From_ line that separates messages: "From "
+ * followed by text ending in a time and a year. A body line that passes it
+ * would split a message in plain (mboxo) output.
+ */
+gboolean mbox_is_from_line(const char *line, size_t len);
+
+#endif

@@ -1,0 +1,471 @@
+/*
+ * message.c - RFC 5322 header scan and body decoding. Headers are read by
+ * hand (unfolding per RFC 5322 2.2.3) because threading a large archive needs
+ * only a handful of them; RFC 2047 words, addresses and dates go through
+ * GMime, as do bodies that are not plain 7bit/8bit text.
+ */
+#include "message.h"
+#include "msgid.h"
+#include "util.h"
+
+#include <gmime/gmime.h>
+#include <string.h>
+
+/* Length of [p, end) after dropping a trailing '\r'. */
+static size_t
+chomp_len(const char *p, size_t n)
+{
+	return (n && p[n - 1] == '\r') ? n - 1 : n;
+}
+
+/* Collapse folding and runs of white space to single spaces. */
+static char *
+unfold(const char *p, size_t n)
+{
+	GString *s = g_string_sized_new(n);
+	gboolean sp = FALSE;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '\r' || c == '\n' || c == '\t' || c == ' ') {
+			sp = TRUE;
+			continue;
+		}
+		if (sp && s->len)
+			g_string_append_c(s, ' ');
+		sp = FALSE;
+		g_string_append_c(s, c);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/*
+ * Call @fn for each header field of @raw with its name and raw (folded)
+ * value; stops when @fn returns FALSE. Returns the body offset.
+ */
+typedef gboolean (*header_fn)(const char *name, size_t nlen, const char *val,
+			      size_t vlen, void *data);
+
+static size_t
+scan_headers(const char *raw, size_t len, header_fn fn, void *data,
+	     guint *nfields)
+{
+	size_t pos = 0, field_start = 0, colon = 0;
+	const char *line;
+	size_t ll;
+	gboolean in_field = FALSE, go = TRUE;
+	guint n = 0;
+
+	while (lore_next_line(raw, len, &pos, &line, &ll)) {
+		size_t cl = chomp_len(line, ll);
+
+		if (cl && (line[0] == ' ' || line[0] == '\t'))
+			continue; /* continuation of the current field */
+		if (in_field && go) {
+			size_t vend = line - raw;
+			const char *v = raw + colon + 1;
+
+			go = fn(raw + field_start, colon - field_start, v,
+				vend - (colon + 1), data);
+			n++;
+		}
+		in_field = FALSE;
+		if (cl == 0) {
+			if (nfields)
+				*nfields = n;
+			return pos;
+		}
+		{
+			const char *c = memchr(line, ':', cl);
+			size_t k;
+
+			if (!c)
+				continue; /* not a field: tolerate and skip */
+			for (k = 0; line + k < c; k++)
+				if (line[k] <= ' ' || line[k] > '~')
+					break;
+			if (line + k != c || k == 0)
+				continue;
+			in_field = TRUE;
+			field_start = line - raw;
+			colon = c - raw;
+		}
+	}
+	if (in_field && go) {
+		fn(raw + field_start, colon - field_start, raw + colon + 1,
+		   len - (colon + 1), data);
+		n++;
+	}
+	if (nfields)
+		*nfields = n;
+	return len;
+}
+
+struct want {
+	const char *name;
+	char *value;
+};
+
+static gboolean
+find_one(const char *name, size_t nlen, const char *val, size_t vlen,
+	 void *data)
+{
+	struct want *w = data;
+
+	if (strlen(w->name) == nlen && !g_ascii_strncasecmp(name, w->name, nlen)) {
+		w->value = unfold(val, vlen);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *
+message_header(const struct message *msg, const char *name)
+{
+	struct want w = { name, NULL };
+
+	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL);
+	return w.value;
+}
+
+void
+message_parse_addr(const char *value, char **name, char **email)
+{
+	InternetAddressList *list;
+
+	*name = NULL;
+	*email = NULL;
+	if (!value)
+		goto out;
+	list = internet_address_list_parse(NULL, value);
+	if (list) {
+		int i, n = internet_address_list_length(list);
+
+		for (i = 0; i < n && !*email; i++) {
+			InternetAddress *ia =
+				internet_address_list_get_address(list, i);
+
+			if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+				InternetAddressList *m =
+					internet_address_group_get_members(
+						INTERNET_ADDRESS_GROUP(ia));
+				if (!m || !internet_address_list_length(m))
+					continue;
+				ia = internet_address_list_get_address(m, 0);
+			}
+			if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
+				continue;
+			*email = g_strdup(internet_address_mailbox_get_addr(
+				INTERNET_ADDRESS_MAILBOX(ia)));
+			*name = g_strdup(internet_address_get_name(ia));
+		}
+		g_object_unref(list);
+	}
+out:
+	if (!*name)
+		*name = g_strdup("");
+	if (!*email)
+		*email = g_strdup("");
+	g_strstrip(*name);
+}
+
+struct collect {
+	struct message *msg;
+	char *from, *irt, *refs, *mid;
+};
+
+#define IS(h) (nlen == strlen(h) && !g_ascii_strncasecmp(name, h, nlen))
+
+static gboolean
+collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
+	      void *data)
+{
+	struct collect *c = data;
+	struct message *m = c->msg;
+	char **slot = NULL;
+
+	switch (g_ascii_tolower(name[0])) {
+	case 'm':
+		if (IS("message-id"))
+			slot = &c->mid;
+		break;
+	case 'i':
+		if (IS("in-reply-to"))
+			slot = &c->irt;
+		break;
+	case 'r':
+		if (IS("references"))
+			slot = &c->refs;
+		break;
+	case 's':
+		if (IS("subject"))
+			slot = &m->subject;
+		break;
+	case 'f':
+		if (IS("from"))
+			slot = &c->from;
+		break;
+	case 'd':
+		if (IS("date"))
+			slot = &m->date_hdr;
+		break;
+	case 't':
+		if (IS("to"))
+			slot = &m->to_hdr;
+		break;
+	case 'c':
+		if (IS("cc"))
+			slot = &m->cc_hdr;
+		else if (IS("content-type"))
+			slot = &m->ctype_hdr;
+		else if (IS("content-transfer-encoding"))
+			slot = &m->cte_hdr;
+		break;
+	}
+	if (slot && !*slot)
+		*slot = unfold(val, vlen);
+	return TRUE;
+}
+
+static void
+decode_dates(struct message *m)
+{
+	GDateTime *dt;
+
+	if (!m->date_hdr)
+		return;
+	dt = g_mime_utils_header_decode_date(m->date_hdr);
+	if (!dt)
+		return;
+	m->date = g_date_time_to_unix(dt);
+	m->date_tz = (int)(g_date_time_get_utc_offset(dt) / G_TIME_SPAN_SECOND);
+	g_date_time_unref(dt);
+}
+
+struct message *
+message_parse(const char *buf, size_t len, GError **err)
+{
+	struct message *m;
+	struct collect c = { 0 };
+	guint nfields = 0;
+	size_t skip = 0;
+
+	/* An mbox From_ line before the headers is not part of the message. */
+	if (len >= 5 && !memcmp(buf, "From ", 5)) {
+		const char *nl = memchr(buf, '\n', len);
+
+		skip = nl ? (size_t)(nl - buf + 1) : len;
+	}
+	m = g_new0(struct message, 1);
+	m->raw = g_malloc(len - skip + 1);
+	memcpy(m->raw, buf + skip, len - skip);
+	m->raw[len - skip] = '\0';
+	m->len = len - skip;
+	c.msg = m;
+	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields);
+	if (nfields == 0 || memchr(m->raw, '\0', m->body_off)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    nfields ? "NUL byte in the message header"
+				    : "not a mail message (no header fields)");
+		g_free(c.from);
+		g_free(c.irt);
+		g_free(c.refs);
+		g_free(c.mid);
+		message_free(m);
+		return NULL;
+	}
+	m->msgid = msgid_from_header(c.mid);
+	m->in_reply_to = msgid_from_header(c.irt);
+	m->refs = msgid_list(c.refs);
+	if (m->subject) {
+		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
+		char *u = lore_to_utf8(d, strlen(d), NULL);
+
+		g_free(m->subject);
+		m->subject = unfold(u, strlen(u));
+		g_free(d);
+		g_free(u);
+	} else {
+		m->subject = g_strdup("");
+	}
+	message_parse_addr(c.from, &m->from_name, &m->from_email);
+	decode_dates(m);
+	g_free(c.from);
+	g_free(c.irt);
+	g_free(c.refs);
+	g_free(c.mid);
+	return m;
+}
+
+void
+message_free(struct message *msg)
+{
+	if (!msg)
+		return;
+	g_free(msg->raw);
+	g_free(msg->msgid);
+	g_free(msg->in_reply_to);
+	if (msg->refs)
+		g_ptr_array_free(msg->refs, TRUE);
+	g_free(msg->subject);
+	g_free(msg->from_name);
+	g_free(msg->from_email);
+	g_free(msg->date_hdr);
+	g_free(msg->to_hdr);
+	g_free(msg->cc_hdr);
+	g_free(msg->ctype_hdr);
+	g_free(msg->cte_hdr);
+	g_free(msg->body);
+	g_free(msg);
+}
+
+/* Remove every '\r' that precedes a '\n' (and a final one). */
+static void
+strip_cr(GString *s)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < s->len; i++) {
+		if (s->str[i] == '\r' &&
+		    (i + 1 == s->len || s->str[i + 1] == '\n'))
+			continue;
+		s->str[o++] = s->str[i];
+	}
+	g_string_truncate(s, o);
+}
+
+static gboolean
+has_diff_text(const char *t)
+{
+	return strstr(t, "\ndiff --git ") || g_str_has_prefix(t, "diff --git ") ||
+	       (strstr(t, "\n--- ") && strstr(t, "\n+++ "));
+}
+
+static gboolean
+is_text_part(GMimeContentType *ct)
+{
+	const char *type = g_mime_content_type_get_media_type(ct);
+	const char *sub = g_mime_content_type_get_media_subtype(ct);
+
+	if (!type || !sub)
+		return FALSE;
+	if (!g_ascii_strcasecmp(sub, "plain") && !g_ascii_strcasecmp(type, "text"))
+		return TRUE;
+	return !g_ascii_strcasecmp(sub, "x-patch") ||
+	       !g_ascii_strcasecmp(sub, "x-diff");
+}
+
+struct pick {
+	char *text;
+};
+
+static void
+pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
+{
+	struct pick *p = data;
+	GMimeContentType *ct = g_mime_object_get_content_type(part);
+	char *text;
+
+	(void)parent;
+	if (!GMIME_IS_TEXT_PART(part) || !is_text_part(ct))
+		return;
+	text = g_mime_text_part_get_text(GMIME_TEXT_PART(part));
+	if (!text)
+		return;
+	if (!p->text) {
+		p->text = text;
+	} else if (has_diff_text(text)) {
+		g_free(p->text);
+		p->text = text;
+	} else {
+		g_free(text);
+	}
+}
+
+static char *
+body_via_gmime(struct message *msg)
+{
+	GMimeStream *stream;
+	GMimeParser *parser;
+	GMimeMessage *gm;
+	struct pick p = { NULL };
+
+	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_object_unref(stream);
+	gm = g_mime_parser_construct_message(parser, NULL);
+	g_object_unref(parser);
+	if (!gm)
+		return NULL;
+	if (GMIME_IS_TEXT_PART(gm->mime_part))
+		pick_part(NULL, gm->mime_part, &p);
+	else
+		g_mime_message_foreach(gm, pick_part, &p);
+	g_object_unref(gm);
+	return p.text;
+}
+
+/* Is the whole body plain text we can take as it is? */
+static gboolean
+simple_body(const struct message *msg, char **charset)
+{
+	*charset = NULL;
+	if (msg->cte_hdr) {
+		const char *e = msg->cte_hdr;
+
+		if (g_ascii_strncasecmp(e, "7bit", 4) &&
+		    g_ascii_strncasecmp(e, "8bit", 4) &&
+		    g_ascii_strncasecmp(e, "binary", 6))
+			return FALSE;
+	}
+	if (msg->ctype_hdr) {
+		GMimeContentType *ct =
+			g_mime_content_type_parse(NULL, msg->ctype_hdr);
+		gboolean ok;
+
+		if (!ct)
+			return FALSE;
+		ok = !g_ascii_strcasecmp(g_mime_content_type_get_media_type(ct),
+					 "text") &&
+		     is_text_part(ct);
+		if (ok)
+			*charset = g_strdup(
+				g_mime_content_type_get_parameter(ct, "charset"));
+		g_object_unref(ct);
+		return ok;
+	}
+	return TRUE;
+}
+
+const char *
+message_body(struct message *msg)
+{
+	g_autofree char *charset = NULL;
+	GString *s;
+	char *text = NULL;
+
+	if (msg->body_done)
+		return msg->body;
+	msg->body_done = TRUE;
+	if (simple_body(msg, &charset))
+		text = lore_to_utf8(msg->raw + msg->body_off,
+				    msg->len - msg->body_off, charset);
+	else
+		text = body_via_gmime(msg);
+	if (!text)
+		text = g_strdup("");
+	if (!g_utf8_validate(text, -1, NULL)) {
+		char *t = g_utf8_make_valid(text, -1);
+
+		g_free(text);
+		text = t;
+	}
+	s = g_string_new(text);
+	g_free(text);
+	strip_cr(s);
+	/* NUL bytes cannot go on in C strings; they are never meaningful. */
+	msg->body = g_string_free(s, FALSE);
+	return msg->body;
+}

@@ -1,0 +1,62 @@
+/*
+ * message.h - one mail message: its raw bytes, the few headers that
+ * threading and series selection need (read by a cheap header scan), and its
+ * text body, decoded lazily (in place for 7bit/8bit text/plain, through GMime
+ * for base64, quoted-printable and multipart).
+ *
+ * Ownership: a struct message owns every field. Messages that belong to a
+ * thread are owned by the thread (thread.h); message_free() is for the rest.
+ */
+#ifndef LORE_MESSAGE_H
+#define LORE_MESSAGE_H
+
+#include <glib.h>
+#include <stddef.h>
+
+struct message {
+	char *raw;          /* the message as read, without a From_ line */
+	size_t len;
+	size_t body_off;    /* where the body starts in raw */
+	char *msgid;        /* normalised (msgid.h); NULL when absent */
+	char *in_reply_to;  /* first id of In-Reply-To, or NULL */
+	GPtrArray *refs;    /* ids of References, in order (char *) */
+	char *subject;      /* decoded, unfolded, white space collapsed */
+	char *from_name;    /* decoded display name, "" when none */
+	char *from_email;   /* "" when none */
+	char *date_hdr;     /* Date as written, unfolded; NULL when absent */
+	gint64 date;        /* seconds since the epoch, 0 when unknown */
+	int date_tz;        /* the Date's offset from UTC, in seconds */
+	char *to_hdr;       /* raw unfolded To/Cc, for --cc-trailers */
+	char *cc_hdr;
+	char *ctype_hdr;    /* raw Content-Type and -Transfer-Encoding */
+	char *cte_hdr;
+	char *body;         /* decoded UTF-8 text with LF ends (message_body) */
+	gboolean body_done;
+	guint seq;          /* order in which the thread received it */
+	const char *origin; /* static name of the source that supplied it */
+};
+
+/*
+ * Parse @len bytes at @buf. A leading mbox "From " line is skipped; CRLF and
+ * LF line ends are both accepted. Returns NULL and sets @err when the bytes
+ * do not look like a mail at all (no header lines).
+ */
+struct message *message_parse(const char *buf, size_t len, GError **err);
+
+void message_free(struct message *msg);
+
+/*
+ * The text body: the first text/plain (or text/x-patch, text/x-diff) part,
+ * a later such part preferred when it carries a diff; transfer encoding
+ * undone, converted to UTF-8, CR removed. Never NULL ("" when the message
+ * has no text part). Owned by @msg.
+ */
+const char *message_body(struct message *msg);
+
+/* The unfolded value of the first header @name, or NULL (g_free). */
+char *message_header(const struct message *msg, const char *name);
+
+/* Parse an address header's first mailbox into name and email (g_free). */
+void message_parse_addr(const char *value, char **name, char **email);
+
+#endif

@@ -1,0 +1,31 @@
+/*
+ * msgid.h - Message-ID normalisation, done once at the edge: every id inside
+ * lore-am is stored without angle brackets, without white space, as the
+ * sender wrote it otherwise (RFC 5322 msg-id, public-inbox URL rules).
+ *
+ * All functions return newly allocated strings (g_free) or NULL when the
+ * input holds no usable id.
+ */
+#ifndef LORE_MSGID_H
+#define LORE_MSGID_H
+
+#include <glib.h>
+
+/*
+ * A user's argument: a bare id, "<id>", "id:ID" (notmuch), or a URL of a
+ * public-inbox archive ("https://lore.kernel.org/LIST/ID/", ".../r/ID",
+ * "https://patch.msgid.link/ID", with or without trailing "/T/#u" and the
+ * like). Percent-escapes in URLs are decoded.
+ */
+char *msgid_from_arg(const char *arg);
+
+/* The first <id> of a Message-ID or In-Reply-To header value. */
+char *msgid_from_header(const char *value);
+
+/* Every <id> of a References header value, in order (array of char *). */
+GPtrArray *msgid_list(const char *value);
+
+/* TRUE when @id is acceptable: non-empty, no white space or controls. */
+gboolean msgid_valid(const char *id);
+
+#endif

@@ -1,0 +1,162 @@
+/*
+ * util.c - shared helpers: error reporting, terminal-safe text (control and
+ * bidi characters neutralised, as b4 refuses them), line iteration.
+ */
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int lore_quiet;
+
+GQuark
+lore_error_quark(void)
+{
+	return g_quark_from_static_string("lore-am-error");
+}
+
+void
+lore_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("lore-am: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+void
+lore_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lore_quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static gboolean
+unsafe_char(gunichar c)
+{
+	if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
+		return TRUE;
+	/* Cf covers the bidi overrides and zero-width tricks. */
+	return g_unichar_type(c) == G_UNICODE_FORMAT;
+}
+
+char *
+lore_term_safe(const char *s, gssize len)
+{
+	GString *out;
+	const char *p, *end;
+
+	if (!s)
+		return g_strdup("");
+	if (len < 0)
+		len = strlen(s);
+	out = g_string_sized_new(len + 1);
+	p = s;
+	end = s + len;
+	while (p < end) {
+		gunichar c = g_utf8_get_char_validated(p, end - p);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2) {
+			g_string_append(out, "\xef\xbf\xbd");
+			p++;
+			continue;
+		}
+		if (c == '\t')
+			g_string_append_c(out, ' ');
+		else if (unsafe_char(c))
+			g_string_append_c(out, '?');
+		else
+			g_string_append_unichar(out, c);
+		p = g_utf8_next_char(p);
+	}
+	return g_string_free(out, FALSE);
+}
+
+gboolean
+lore_next_line(const char *buf, size_t len, size_t *pos, const char **line,
+	       size_t *line_len)
+{
+	const char *nl;
+
+	if (*pos >= len)
+		return FALSE;
+	*line = buf + *pos;
+	nl = memchr(*line, '\n', len - *pos);
+	if (nl) {
+		*line_len = nl - *line;
+		*pos = nl - buf + 1;
+	} else {
+		*line_len = len - *pos;
+		*pos = len;
+	}
+	return TRUE;
+}
+
+char *
+lore_strip(char *s)
+{
+	return g_strstrip(s);
+}
+
+gboolean
+lore_has_prefix_ci(const char *s, size_t n, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	return n >= pl && g_ascii_strncasecmp(s, prefix, pl) == 0;
+}
+
+size_t
+lore_utf8_width(const char *s)
+{
+	if (!g_utf8_validate(s, -1, NULL))
+		return strlen(s);
+	return g_utf8_strlen(s, -1);
+}
+
+char *
+lore_to_utf8(const char *s, size_t len, const char *charset)
+{
+	char *out = NULL;
+
+	if (g_utf8_validate(s, len, NULL))
+		return g_strndup(s, len);
+	if (charset && *charset && g_ascii_strcasecmp(charset, "utf-8") &&
+	    g_ascii_strcasecmp(charset, "us-ascii"))
+		out = g_convert(s, len, "UTF-8", charset, NULL, NULL, NULL);
+	if (!out)
+		out = g_convert_with_fallback(s, len, "UTF-8", "ISO-8859-1",
+					      "?", NULL, NULL, NULL);
+	if (!out)
+		out = g_utf8_make_valid(s, len);
+	return out;
+}
+
+char *
+lore_mask_fill(const char *mask, const char *value)
+{
+	GString *s = g_string_new(NULL);
+	const char *p;
+
+	for (p = mask; *p; p++) {
+		if (p[0] == '%' && p[1] == 's') {
+			g_string_append(s, value);
+			p++;
+		} else if (p[0] == '%' && p[1] == '%') {
+			g_string_append_c(s, '%');
+			p++;
+		} else {
+			g_string_append_c(s, *p);
+		}
+	}
+	return g_string_free(s, FALSE);
+}

@@ -1,0 +1,71 @@
+/*
+ * util.h - the few helpers every stage shares: the error domain whose codes
+ * are the exit statuses, terminal-safe text for stderr, and line iteration
+ * over byte buffers.
+ *
+ * Ownership: functions returning char * return a newly allocated string the
+ * caller frees with g_free(); nothing here keeps global state except the
+ * quiet flag set once by main.c.
+ */
+#ifndef LORE_UTIL_H
+#define LORE_UTIL_H
+
+#include <glib.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#define LORE_ERROR (lore_error_quark())
+GQuark lore_error_quark(void);
+
+/*
+ * Error codes double as the documented exit statuses (see lore-am(1)).
+ */
+enum lore_status {
+	LORE_OK = 0,
+	LORE_ENOTFOUND = 1, /* no patches, incomplete series, unknown id */
+	LORE_EUSAGE = 2,    /* bad usage or unreadable input */
+	LORE_EIO = 74,      /* output could not be written (EX_IOERR) */
+	LORE_ETEMP = 75,    /* source temporarily unavailable (EX_TEMPFAIL) */
+};
+
+/* Set by main.c from -q; lore_info() prints nothing when it is set. */
+extern int lore_quiet;
+
+/* "lore-am: " + message + "\n" on stderr, always. */
+void lore_err(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/* The same without the prefix, suppressed by -q. */
+void lore_info(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/*
+ * Text from mail is hostile: return a copy of @s (at most @len bytes, -1 for
+ * NUL-terminated) fit for a terminal: C0/C1 controls, DEL, and Unicode
+ * format/bidi controls become '?', invalid UTF-8 becomes U+FFFD.
+ */
+char *lore_term_safe(const char *s, gssize len);
+
+/*
+ * Walk the lines of [buf, buf+len): *pos is the offset of the next line on
+ * entry and is advanced past it. Returns FALSE at the end. The line excludes
+ * its '\n'; a trailing '\r' is kept (callers strip it where it matters).
+ */
+gboolean lore_next_line(const char *buf, size_t len, size_t *pos,
+			const char **line, size_t *line_len);
+
+/* Strip ASCII white space at both ends, in place; returns @s. */
+char *lore_strip(char *s);
+
+/* TRUE when [s, s+n) starts with @prefix, ASCII case-insensitively. */
+gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
+
+/* Number of Unicode characters in the UTF-8 string @s (bytes if invalid). */
+size_t lore_utf8_width(const char *s);
+
+/* Make @s valid UTF-8 (converting from @charset, or latin1, when it is not). */
+char *lore_to_utf8(const char *s, size_t len, const char *charset);
+
+/*
+ * Fill a user's mask ("https://host/%s") with @value: every "%s" becomes
+ * @value and "%%" a '%'; nothing else is interpreted (never a printf format).
+ */
+char *lore_mask_fill(const char *mask, const char *value);
+#endif

@@ -1,0 +1,258 @@
+/*
+ * writer.c - output: mbox framing (git am reads "From " lines followed by a
+ * date as separators and does not unescape ">From "; mboxrd adds one '>'
+ * to every ">*From " line), atomic file replacement (mkstemp in the target
+ * folder, write, fsync, rename), and b4-compatible file names.
+ */
+#include "writer.h"
+#include "mbox.h"
+#include "util.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void
+writer_mbox_add(GString *mbox, const char *msg, gboolean mboxrd)
+{
+	size_t pos = 0, len = strlen(msg), ll;
+	const char *l;
+
+	if (!mboxrd) {
+		g_string_append(mbox, "From git@z Thu Jan  1 00:00:00 1970\n");
+		g_string_append(mbox, msg);
+		return;
+	}
+	g_string_append(mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
+	while (lore_next_line(msg, len, &pos, &l, &ll)) {
+		size_t q = 0;
+
+		while (q < ll && l[q] == '>')
+			q++;
+		if (ll - q >= 5 && !memcmp(l + q, "From ", 5))
+			g_string_append_c(mbox, '>');
+		g_string_append_len(mbox, l, ll);
+		if (l + ll < msg + len)
+			g_string_append_c(mbox, '\n');
+	}
+}
+
+gboolean
+writer_has_from_line(const char *msg)
+{
+	size_t pos = 0, len = strlen(msg), ll;
+	const char *l;
+
+	while (lore_next_line(msg, len, &pos, &l, &ll))
+		if (mbox_is_from_line(l, ll))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return FALSE;
+		}
+		p += w;
+		n -= w;
+	}
+	return TRUE;
+}
+
+gboolean
+writer_stdout(const GString *data, GError **err)
+{
+	fflush(stdout);
+	if (!write_all(STDOUT_FILENO, data->str, data->len)) {
+		g_set_error(err, LORE_ERROR, LORE_EIO,
+			    "cannot write to standard output: %s",
+			    g_strerror(errno));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean
+writer_file(const char *path, const GString *data, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *tmp = NULL;
+	int fd, e;
+
+	if (g_mkdir_with_parents(dir, 0777) < 0) {
+		g_set_error(err, LORE_ERROR, LORE_EIO,
+			    "cannot create folder '%s': %s", dir,
+			    g_strerror(errno));
+		return FALSE;
+	}
+	tmp = g_strdup_printf("%s.tmp-XXXXXX", path);
+	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666 & ~0);
+	if (fd < 0) {
+		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot write '%s': %s",
+			    path, g_strerror(errno));
+		return FALSE;
+	}
+	/* mkstemp makes it 0600; give it the usual umask-based mode */
+	{
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	if (!write_all(fd, data->str, data->len) || fsync(fd) < 0) {
+		e = errno;
+		close(fd);
+		unlink(tmp);
+		g_set_error(err, LORE_ERROR, LORE_EIO,
+			    "cannot write '%s': %s (the old file, if any, is unchanged)",
+			    path, g_strerror(e));
+		return FALSE;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		e = errno;
+		unlink(tmp);
+		g_set_error(err, LORE_ERROR, LORE_EIO,
+			    "cannot write '%s': %s (the old file, if any, is unchanged)",
+			    path, g_strerror(e));
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* re.sub(r'\W+', '_', s).strip('_').lower(), on Unicode letters */
+static char *
+slugify(const char *s)
+{
+	GString *o = g_string_new(NULL);
+	const char *p;
+	gboolean us = FALSE;
+
+	for (p = s; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char_validated(p, -1);
+
+		if (c == (gunichar)-1 || c == (gunichar)-2)
+			break;
+		if (g_unichar_isalnum(c) || c == '_') {
+			if (us && o->len)
+				g_string_append_c(o, '_');
+			us = FALSE;
+			g_string_append_unichar(o, g_unichar_tolower(c));
+		} else {
+			us = TRUE;
+		}
+	}
+	while (o->len && o->str[o->len - 1] == '_')
+		g_string_truncate(o, o->len - 1);
+	return g_string_free(o, FALSE);
+}
+
+/* Cut to @max characters without splitting a UTF-8 sequence. */
+static char *
+cut(char *s, glong max)
+{
+	if (g_utf8_strlen(s, -1) > max) {
+		char *e = g_utf8_offset_to_pointer(s, max);
+
+		*e = '\0';
+	}
+	return s;
+}
+
+static struct spatch *
+first_present(struct series *ser)
+{
+	guint i;
+
+	for (i = 0; i < ser->slots->len; i++) {
+		struct series_entry *e =
+			&g_array_index(ser->slots, struct series_entry, i);
+
+		if (e->p)
+			return e->p;
+	}
+	return NULL;
+}
+
+static char *
+date_prefix(const struct spatch *p)
+{
+	GDateTime *dt;
+	GTimeZone *tz;
+	char *s;
+
+	tz = g_time_zone_new_offset(p->msg->date_tz);
+	dt = g_date_time_new_from_unix_utc(p->msg->date);
+	if (dt && tz) {
+		GDateTime *l = g_date_time_to_timezone(dt, tz);
+
+		s = g_date_time_format(l, "%Y%m%d");
+		g_date_time_unref(l);
+	} else {
+		s = g_strdup("19700101");
+	}
+	if (dt)
+		g_date_time_unref(dt);
+	if (tz)
+		g_time_zone_unref(tz);
+	return s;
+}
+
+char *
+writer_slug(struct series *ser)
+{
+	struct spatch *p = first_present(ser);
+	g_autofree char *date = NULL, *local = NULL, *unsafe = NULL;
+	char *slug;
+	const char *at;
+
+	if (!p)
+		return g_strdup("undefined");
+	date = date_prefix(p);
+	at = strchr(p->msg->from_email, '@');
+	local = at ? g_strndup(p->msg->from_email, at - p->msg->from_email)
+		   : g_strdup(p->msg->from_email);
+	unsafe = g_strdup_printf("%s_%s_%s", date, local, p->subj.title);
+	slug = slugify(unsafe);
+	if (ser->revision != 1) {
+		char *v = g_strdup_printf("v%d_%s", ser->revision, slug);
+
+		g_free(slug);
+		slug = v;
+	}
+	if (!*slug) {
+		g_free(slug);
+		slug = g_strdup("series");
+	}
+	return cut(slug, 100);
+}
+
+char *
+writer_branch_slug(struct series *ser)
+{
+	struct spatch *p = first_present(ser);
+	g_autofree char *date = NULL, *addr = NULL;
+	char *slug;
+
+	if (!p)
+		return g_strdup("undefined");
+	date = date_prefix(p);
+	addr = slugify(p->msg->from_email);
+	slug = g_strdup_printf("%s_%s", date, addr);
+	if (ser->revision != 1) {
+		char *v = g_strdup_printf("v%d_%s", ser->revision, slug);
+
+		g_free(slug);
+		slug = v;
+	}
+	return cut(slug, 100);
+}

@@ -1,0 +1,82 @@
+# lib.sh - shared helpers for lore-am's shell tests (TAP output for prove).
+#
+# A test sources this file, calls `plan N` (or `skip_all REASON`), then uses
+# ok/is/run checks. Each test gets its own scratch folder $TRASH, with HOME
+# pointing into it and a git identity set, removed when the test exits.
+
+set -u
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
+LORE_AM=${LORE_AM:-$SRC_DIR/lore-am}
+SHARED_DIR=${SHARED_DIR:-$SRC_DIR/../shared}
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/lore-am-test.XXXXXX")
+export HOME=$TRASH/home
+mkdir -p "$HOME"
+export GIT_CONFIG_NOSYSTEM=1
+export GIT_CONFIG_GLOBAL=$HOME/.gitconfig
+unset GIT_CONFIG_COUNT GIT_DIR GIT_WORK_TREE XDG_CONFIG_HOME XDG_CACHE_HOME
+export XDG_CACHE_HOME=$TRASH/cache
+export LC_ALL=C.UTF-8 TZ=UTC
+git config --global user.name "Test Maintainer"
+git config --global user.email "maintainer@example.org"
+git config --global init.defaultBranch main
+git config --global advice.detachedHead false
+
+_test_n=0
+_test_failed=0
+_cleanup_hooks=""
+
+at_exit() { _cleanup_hooks="$_cleanup_hooks
+$*"; }
+_finish() {
+	eval "$_cleanup_hooks"
+	cd / && rm -rf "$TRASH"
+}
+trap _finish EXIT
+
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+ok() {
+	# ok CONDITION-EXIT-STATUS DESCRIPTION
+	_test_n=$((_test_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_test_n - $2"
+	else
+		echo "not ok $_test_n - $2"
+		_test_failed=$((_test_failed + 1))
+	fi
+}
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds
+check() {
+	_d=$1; shift
+	if "$@" >"$TRASH/.check.out" 2>&1; then ok 0 "$_d"; else
+		ok 1 "$_d"; sed 's/^/# /' "$TRASH/.check.out" | head -40; fi
+}
+
+# is ACTUAL EXPECTED DESCRIPTION
+is() {
+	if [ "$1" = "$2" ]; then ok 0 "$3"; else
+		ok 1 "$3"; echo "#   got:      '$1'"; echo "#   expected: '$2'"; fi
+}
+
+# same_file GOT EXPECTED DESCRIPTION: byte-identical, diff shown otherwise
+same_file() {
+	if cmp -s "$1" "$2"; then ok 0 "$3"; else
+		ok 1 "$3"; diff -u "$2" "$1" | head -40 | sed 's/^/# /'; fi
+}
+
+# A git repository with one base commit in $1.
+make_repo() {
+	git init -q "$1" &&
+	(cd "$1" &&
+	 printf 'line %s\n' 1 2 3 4 5 6 7 8 9 10 > file.c &&
+	 printf 'readme\n' > README &&
+	 git add . && git commit -q -m "base commit" &&
+	 git tag base)
+}
+
+done_testing() {
+	[ "$_test_failed" -eq 0 ]
+}
