@@ -44,6 +44,36 @@ am_subject_prefix(const struct series_entry *e)
 	return g_string_free(s, FALSE);
 }
 
+char *
+am_format_date(const char *date)
+{
+	static const char *const wd[] = { "Mon", "Tue", "Wed", "Thu",
+					  "Fri", "Sat", "Sun" };
+	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr",
+					   "May", "Jun", "Jul", "Aug",
+					   "Sep", "Oct", "Nov", "Dec" };
+	GDateTime *dt = date && *date ? g_mime_utils_header_decode_date(date)
+				      : NULL;
+	GTimeSpan off;
+	char *s;
+	int h;
+
+	if (!dt)
+		return g_strdup(date ? date : "");
+	off = g_date_time_get_utc_offset(dt) / G_TIME_SPAN_MINUTE;
+	h = (int)(off < 0 ? -off : off);
+	s = g_strdup_printf("%s, %02d %s %04d %02d:%02d:%02d %c%02d%02d",
+			    wd[g_date_time_get_day_of_week(dt) - 1],
+			    g_date_time_get_day_of_month(dt),
+			    mon[g_date_time_get_month(dt) - 1],
+			    g_date_time_get_year(dt), g_date_time_get_hour(dt),
+			    g_date_time_get_minute(dt),
+			    g_date_time_get_second(dt), off < 0 ? '-' : '+',
+			    h / 60, h % 60);
+	g_date_time_unref(dt);
+	return s;
+}
+
 /* Python's email.utils quoting rule: these need a quoted display name */
 static gboolean
 needs_quotes(const char *name)
@@ -393,7 +423,11 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 			      mi.author_email);
 	am_wrap_header(s, "Subject", subject);
 	am_wrap_header(s, "From", from);
-	am_wrap_header(s, "Date", mi.date);
+	{
+		g_autofree char *date = am_format_date(mi.date);
+
+		am_wrap_header(s, "Date", date);
+	}
 	g_string_append_printf(s, "Message-Id: <%s>\n", m->msgid);
 	g_string_append(s, "MIME-Version: 1.0\n"
 			   "Content-Type: text/plain; charset=\"utf-8\"\n");

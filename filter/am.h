@@ -51,6 +51,11 @@ char *am_subject_prefix(const struct series_entry *e);
  */
 void am_wrap_header(GString *out, const char *name, const char *value);
 
+/* A Date value in RFC 5322's canonical form, as Python's email package
+ * rewrites it ("Mon, 01 Jan 2024 12:00:01 +0000"); unparsable dates are
+ * kept as written. */
+char *am_format_date(const char *date);
+
 /* "Name <addr>", "\"Na,me\" <addr>" or "addr", as b4 prints senders. */
 char *am_format_addr(const char *name, const char *email);
 

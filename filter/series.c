@@ -115,8 +115,10 @@ classify(struct message *m)
 	p->has_diffstat = body_has_diffstat(body);
 	p->has_diff = body_has_diff(body);
 	p->own = trailer_from_reply(m, body);
-	/* a follow-up without "Re:" that carries trailers and no diff */
-	if (p->own->len && m->in_reply_to && !p->has_diff && !p->reply)
+	/* a follow-up without "Re:" that carries trailers and no diff; never
+	 * an explicit "0/N" cover letter answering the previous revision */
+	if (p->own->len && m->in_reply_to && !p->has_diff && !p->reply &&
+	    !(p->counter == 0 && !p->counters_inferred && p->has_diffstat))
 		p->reply = TRUE;
 	if (!p->reply) {
 		g_ptr_array_free(p->own, TRUE);
