@@ -62,8 +62,7 @@ install: lore-am
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
 
 deps:
-	apt-get update
-	apt-get install -y --no-install-recommends $(shell cat .ci/packages)
+	.ci/install-deps
 
 clean:
 	rm -f lore-am filter/*.o filter/liblore.a $(UNIT_TESTS)

@@ -114,7 +114,7 @@ take_group(const char **pp, struct subject *out)
 		    (content->str[i + 5] == 'v' || content->str[i + 5] == 'V') &&
 		    g_ascii_isdigit(content->str[i + 6]))
 			g_string_insert_c(content, i + 5, ' ');
-	words = g_strsplit_set(content->str, " \t", -1);
+	words = g_strsplit_set(content->str, " \t,;", -1);
 	for (i = 0; words[i]; i++)
 		if (*words[i])
 			take_chunk(words[i], out);

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Runs every compiled C unit test (tests/unit/test-*) as a TAP subtest,
+# relaying its lines so that prove counts each check.
+cd "$(dirname "$0")" || exit 1
+n=0 fail=0
+for t in ./test-*; do
+	case $t in *.c) continue ;; esac
+	[ -x "$t" ] || continue
+	out=$("$t" 2>&1); rc=$?
+	echo "$out" | grep -E '^(ok|not ok|#)' | while IFS= read -r line; do
+		echo "# $(basename "$t"): $line"
+	done
+	n=$((n + 1))
+	if [ $rc -eq 0 ] && ! echo "$out" | grep -q '^not ok'; then
+		echo "ok $n - $(basename "$t")"
+	else
+		echo "not ok $n - $(basename "$t")"
+		echo "$out" | grep -A3 '^not ok' | sed 's/^/#   /'
+	fi
+done
+echo "1..$n"
