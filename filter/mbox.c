@@ -15,38 +15,34 @@
 gboolean
 mbox_is_from_line(const char *line, size_t len)
 {
-	const char *colon, *end;
-	char year[8];
-	size_t n = 0;
+	const char *colon, *end, *p;
+	long year = 0;
 
 	if (len < 20 || memcmp(line, "From ", 5))
 		return FALSE;
 	end = line + len;
 	while (end > line && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	/* find the last ':' of "HH:MM:SS YYYY" */
+	/* find the last ':', the one of ":SS" in "HH:MM:SS YYYY" */
 	for (colon = end - 1; colon > line + 5; colon--)
 		if (*colon == ':')
 			break;
-	if (colon <= line + 5 || colon - line < 4 || end - colon < 4)
+	if (colon <= line + 5 || colon - line < 4 || end - colon < 3)
 		return FALSE;
+	/* as git: H?:MM:SS, colon[-3] being the other ':' */
 	if (!g_ascii_isdigit(colon[-4]) || !g_ascii_isdigit(colon[-2]) ||
 	    !g_ascii_isdigit(colon[-1]) || !g_ascii_isdigit(colon[1]) ||
-	    !g_ascii_isdigit(colon[2]) || !g_ascii_isdigit(colon[3]))
+	    !g_ascii_isdigit(colon[2]))
 		return FALSE;
-	/* after ":SS " comes the year */
-	{
-		const char *p = colon + 3;
-
-		while (p < end && g_ascii_isdigit(*p))
-			p++;
-		while (p < end && *p == ' ')
-			p++;
-		while (p < end && g_ascii_isdigit(*p) && n < sizeof(year) - 1)
-			year[n++] = *p++;
-		year[n] = '\0';
-	}
-	return n == 0 || atol(year) > 90;
+	/* then a year after 1990, read as strtol would, within the line */
+	p = colon + 3;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '+')
+		p++;
+	while (p < end && g_ascii_isdigit(*p) && year < 100000)
+		year = year * 10 + (*p++ - '0');
+	return year > 90;
 }
 
 static gboolean
@@ -92,7 +88,7 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 	size_t pos = 0, start = 0;
 	const char *line;
 	size_t ll;
-	gboolean prev_blank = TRUE, have = FALSE;
+	gboolean prev_blank = TRUE, have = FALSE, framed = FALSE;
 
 	while (lore_next_line(buf, len, &pos, &line, &ll)) {
 		size_t off = line - buf;
@@ -109,6 +105,7 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 				emit(buf + start, end - start, cb, data);
 			start = off;
 			have = TRUE;
+			framed = TRUE;
 		} else if (!have) {
 			/* a single message without a From_ line */
 			have = TRUE;
@@ -116,6 +113,15 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 		}
 		prev_blank = (cl == 0);
 	}
+	/*
+	 * The last message of an mbox ends with the same blank line as the
+	 * others (mutt and mboxrd writers add one after every message):
+	 * drop it too, or each read-and-write round trip would grow the last
+	 * message by a line. A bare message (no From_ line) keeps its bytes.
+	 */
+	if (have && framed && prev_blank && len > start + 1 &&
+	    buf[len - 1] == '\n')
+		len -= (len >= start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (have && len > start)
 		emit(buf + start, len - start, cb, data);
 }
