@@ -31,6 +31,7 @@ LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o
+LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 HEADERS = $(wildcard filter/*.h)
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
 

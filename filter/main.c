@@ -10,6 +10,7 @@
 #include "msgid.h"
 #include "source.h"
 #include "thread.h"
+#include "threadout.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -24,6 +25,7 @@
 
 #define DEFAULT_LINK_TRAILER "Link: https://patch.msgid.link/%s"
 #define DEFAULT_LINK_MASK "https://lore.kernel.org/r/%s"
+#define DEFAULT_LOCK_TIMEOUT 10
 
 struct cli {
 	char **mboxes;
@@ -41,6 +43,10 @@ struct cli {
 	gboolean version;
 	gboolean allow_incomplete;
 	gboolean no_parent;
+	gboolean thread;
+	char *maildir;
+	char *append;
+	gboolean seen;
 	char **args;
 };
 
@@ -70,7 +76,7 @@ entries(struct cli *c)
 		{ "cc-trailers", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Copy the patch's To/Cc addresses as Cc: trailers", NULL },
 		{ "outdir", 'o', 0, G_OPTION_ARG_FILENAME, NULL,
-		  "Write NAME.mbx and NAME.cover into DIR instead of stdout",
+		  "Write NAME.mbx and NAME.cover (with --thread: MSGID.mbx) into DIR instead of stdout",
 		  "DIR" },
 		{ "mboxrd", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write mboxrd (for git am --patch-format=mboxrd)", NULL },
@@ -80,6 +86,17 @@ entries(struct cli *c)
 		{ "no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Start the thread at the given message, not at its root",
 		  NULL },
+		{ "thread", 'M', 0, G_OPTION_ARG_NONE, NULL,
+		  "Write the whole thread, every message as received, not the series",
+		  NULL },
+		{ "maildir", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+		  "Deliver the whole thread into this maildir, skipping messages it holds",
+		  "DIR" },
+		{ "append", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+		  "Append the whole thread to this mbox, under lock, skipping messages it holds",
+		  "MBOX" },
+		{ "seen", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "With --maildir: flag the delivered messages as seen", NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -93,8 +110,9 @@ entries(struct cli *c)
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
-		&c->no_parent,	 &c->quiet,	       &c->version,
-		&c->args,
+		&c->no_parent,	 &c->thread,	       &c->maildir,
+		&c->append,	 &c->seen,	       &c->quiet,
+		&c->version,	 &c->args,
 	};
 	guint i;
 
@@ -107,10 +125,15 @@ static const char summary[] =
 	"Reads a patch mail on stdin (or takes a Message-ID or archive URL),\n"
 	"gathers its thread, and writes the latest revision of the series,\n"
 	"with the reviewers' trailers added, as an mbox that git am applies.\n"
+	"With --thread (or --maildir, --append), writes the whole thread\n"
+	"instead: every message, unchanged, in thread order.\n"
 	"\n"
 	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
 	"message; 2 usage or unreadable input; 74 output not written;\n"
-	"75 source temporarily unavailable.";
+	"75 source temporarily unavailable or mailbox locked.\n"
+	"\n"
+	"Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
+	"mailbox's locks (default 10).";
 
 static GPtrArray *
 split_list(const char *v)
@@ -176,6 +199,84 @@ clear_opts(struct amjob_opts *o)
 	g_free(o->am.user_name);
 	g_free(o->am.user_email);
 	g_free(o->link_mask);
+}
+
+/* LORE_AM_LOCK_TIMEOUT, or the default; FALSE when it is not a number. */
+static gboolean
+lock_timeout(guint *secs)
+{
+	const char *v = g_getenv("LORE_AM_LOCK_TIMEOUT");
+	guint64 n;
+
+	*secs = DEFAULT_LOCK_TIMEOUT;
+	if (!v || !*v)
+		return TRUE;
+	if (!g_ascii_string_to_unsigned(v, 10, 0, 3600, &n, NULL))
+		return FALSE;
+	*secs = (guint)n;
+	return TRUE;
+}
+
+/*
+ * --thread writes mail to read, not patches: options that shape the
+ * series have no meaning there, and the output goes to one place only.
+ */
+static int
+check_thread_opts(struct cli *c)
+{
+	static const char *const series_only[] = {
+		"--use-version", "--cherry-pick", "--add-my-sob", "--add-link",
+		"--cc-trailers",
+	};
+	gboolean set[] = {
+		c->use_version != 0, c->cherry_pick != NULL, c->add_my_sob,
+		c->add_link, c->cc_trailers,
+	};
+	guint i, secs, outs = !!c->outdir + !!c->maildir + !!c->append;
+
+	if (c->maildir || c->append)
+		c->thread = TRUE;
+	if (c->seen && !c->maildir) {
+		lore_err("--seen goes with --maildir");
+		return LORE_EUSAGE;
+	}
+	if (!c->thread)
+		return LORE_OK;
+	for (i = 0; i < G_N_ELEMENTS(set); i++) {
+		if (set[i]) {
+			lore_err("%s shapes the patch series; it does not go with --thread",
+				 series_only[i]);
+			return LORE_EUSAGE;
+		}
+	}
+	if (outs > 1) {
+		lore_err("give only one of -o, --maildir and --append");
+		return LORE_EUSAGE;
+	}
+	if (c->append && !lock_timeout(&secs)) {
+		g_autofree char *v =
+			lore_term_safe(g_getenv("LORE_AM_LOCK_TIMEOUT"), -1);
+
+		lore_err("LORE_AM_LOCK_TIMEOUT is '%s', not a number of seconds from 0 to 3600",
+			 v);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+static int
+run_thread(struct thread *t, const struct cli *c, const char *target)
+{
+	struct threadout_opts o = { 0 };
+
+	o.target = target;
+	o.no_parent = c->no_parent;
+	o.outdir = c->outdir;
+	o.maildir = c->maildir;
+	o.append = c->append;
+	o.seen = c->seen;
+	lock_timeout(&o.lock_timeout);
+	return threadout_run(t, &o);
 }
 
 /* The message piped in by a mail client: the one the user is looking at. */
@@ -261,9 +362,19 @@ run(struct cli *c)
 		message_free(piped);
 		return LORE_EUSAGE;
 	}
+	if (c->thread && !target) {
+		lore_err("--thread needs a message: pipe one in or give its Message-ID");
+		return LORE_EUSAGE;
+	}
 	t = thread_new();
-	if (piped)
-		thread_add(t, piped, "stdin");
+	/*
+	 * The am job wants the piped copy the user is looking at; a reader of
+	 * the thread wants the sources' copies, untouched by the mail client
+	 * (which may have added Status: and the like), so there it comes last
+	 * and only fills in for a message the sources lack.
+	 */
+	if (piped && !c->thread)
+		thread_add(t, g_steal_pointer(&piped), "stdin");
 	for (i = 0; c->mboxes[i]; i++) {
 		struct source *src = source_mbox_new(c->mboxes[i]);
 		GError *err = NULL;
@@ -273,10 +384,13 @@ run(struct cli *c)
 		if (rc) {
 			lore_err("%s", err->message);
 			g_error_free(err);
+			message_free(piped);
 			thread_free(t);
 			return rc;
 		}
 	}
+	if (piped)
+		thread_add(t, g_steal_pointer(&piped), "stdin");
 	if (target) {
 		if (!thread_get(t, target)) {
 			g_autofree char *s = lore_term_safe(target, -1);
@@ -286,6 +400,11 @@ run(struct cli *c)
 			return LORE_ENOTFOUND;
 		}
 		thread_prune(t, target, c->no_parent);
+	}
+	if (c->thread) {
+		rc = run_thread(t, c, target);
+		thread_free(t);
+		return rc;
 	}
 	cfg = config_load();
 	fill_opts(&o, c, cfg);
@@ -321,15 +440,21 @@ main(int argc, char **argv)
 	}
 	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
-		return LORE_EUSAGE;
+		rc = LORE_EUSAGE;
+	} else {
+		rc = check_thread_opts(&c);
 	}
-	lore_quiet = c.quiet;
-	g_mime_init();
-	rc = run(&c);
-	g_mime_shutdown();
+	if (!rc) {
+		lore_quiet = c.quiet;
+		g_mime_init();
+		rc = run(&c);
+		g_mime_shutdown();
+	}
 	g_strfreev(c.mboxes);
 	g_strfreev(c.args);
 	g_free(c.cherry_pick);
 	g_free(c.outdir);
+	g_free(c.maildir);
+	g_free(c.append);
 	return rc;
 }
