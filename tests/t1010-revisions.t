@@ -18,6 +18,8 @@ v1c=$(msgid_of "$TRASH/v1/0000-cover-letter.patch")
  git commit -q -m "part: add piece 2" -m "Reworked." \
 	-m "Signed-off-by: Pat Contributor <pat@example.com>" &&
  git cherry-pick topic >/dev/null)
+# git names a cover letter after the current second: let v2's differ
+sleep 1
 fmt "$R" "$TRASH/v2" --cover-letter -v2 --in-reply-to="$v1c"
 V1=$TRASH/v1 V2=$TRASH/v2
 v2c=$(msgid_of "$V2/v2-0000-cover-letter.patch")
