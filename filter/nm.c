@@ -8,10 +8,11 @@
  * holds the write lock, and shows it the last committed state: a running
  * `notmuch new` never blocks us. What a writer can do is discard the
  * revision being read (DatabaseModifiedError) or leave the database
- * unreadable for a moment (created, compacted, upgraded). libnotmuch
- * reports all of these as NOTMUCH_STATUS_XAPIAN_EXCEPTION (or a NULL
- * from a getter); such a read is thrown away and retried from a fresh
- * open until the retry time runs out.
+ * unreadable for a moment (created, compacted, upgraded). libnotmuch 0.37
+ * reports these as NOTMUCH_STATUS_XAPIAN_EXCEPTION, as PATH_ERROR when
+ * .notmuch/xapian is missing or not (yet) a database, or as a NULL from a
+ * getter; such a read is thrown away and retried from a fresh open until
+ * the retry time runs out.
  */
 #include "nm.h"
 #include "mbox.h"
@@ -127,6 +128,9 @@ nm_open(struct nm *p, GError **err)
 		p->path = g_strdup(notmuch_database_get_path(p->db));
 		return TRY_OK;
 	case NOTMUCH_STATUS_XAPIAN_EXCEPTION:
+	case NOTMUCH_STATUS_PATH_ERROR:
+		/* PATH_ERROR: .notmuch is there but its Xapian folder is not
+		 * (yet, or for the moment): being created or compacted */
 		g_set_error(err, NM_ERROR, NM_ERROR_BUSY,
 			    "cannot read the notmuch database: %s", why);
 		return TRY_AGAIN;
