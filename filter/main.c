@@ -15,6 +15,7 @@
 #include "util.h"
 
 #include <gmime/gmime.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,6 +444,9 @@ main(int argc, char **argv)
 		return LORE_EUSAGE;
 	}
 	lore_quiet = c.quiet;
+	/* a file size limit must fail the write (EFBIG), not kill us
+	 * halfway: the temporary file is then removed and reported */
+	signal(SIGXFSZ, SIG_IGN);
 	g_mime_init();
 	rc = run(&c);
 	g_mime_shutdown();

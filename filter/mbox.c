@@ -86,6 +86,28 @@ emit(const char *msg, size_t len, mbox_cb cb, void *data)
 	g_string_free(s, TRUE);
 }
 
+/*
+ * An unescaped "From " line in a body (mboxo written carelessly) must not
+ * split a message: without a date on it, a separator is only one that a
+ * header field follows.
+ */
+static gboolean
+header_follows(const char *buf, size_t len, size_t pos)
+{
+	const char *l;
+	size_t ll, i;
+
+	if (!lore_next_line(buf, len, &pos, &l, &ll))
+		return FALSE;
+	for (i = 0; i < ll; i++) {
+		if (l[i] == ':')
+			return i > 0;
+		if (l[i] <= ' ' || l[i] > '~')
+			return FALSE;
+	}
+	return FALSE;
+}
+
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
@@ -99,7 +121,8 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 		size_t cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
 
 		if (cl >= 5 && !memcmp(line, "From ", 5) &&
-		    (prev_blank || mbox_is_from_line(line, cl))) {
+		    (mbox_is_from_line(line, cl) ||
+		     (prev_blank && header_follows(buf, len, pos)))) {
 			/* the blank line before a From_ line separates */
 			size_t end = off;
 
