@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -16,37 +17,29 @@ gboolean
 mbox_is_from_line(const char *line, size_t len)
 {
 	const char *colon, *end;
-	char year[8];
-	size_t n = 0;
+	char tail[16];
+	size_t n;
 
 	if (len < 20 || memcmp(line, "From ", 5))
 		return FALSE;
 	end = line + len;
 	while (end > line && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	/* find the last ':' of "HH:MM:SS YYYY" */
+	/* the last ':' is the one of ":SS" in "HH:MM:SS YYYY" */
 	for (colon = end - 1; colon > line + 5; colon--)
 		if (*colon == ':')
 			break;
-	if (colon <= line + 5 || colon - line < 4 || end - colon < 4)
+	if (colon - line < 9 || end - colon < 3)
 		return FALSE;
 	if (!g_ascii_isdigit(colon[-4]) || !g_ascii_isdigit(colon[-2]) ||
 	    !g_ascii_isdigit(colon[-1]) || !g_ascii_isdigit(colon[1]) ||
-	    !g_ascii_isdigit(colon[2]) || !g_ascii_isdigit(colon[3]))
+	    !g_ascii_isdigit(colon[2]))
 		return FALSE;
-	/* after ":SS " comes the year */
-	{
-		const char *p = colon + 3;
-
-		while (p < end && g_ascii_isdigit(*p))
-			p++;
-		while (p < end && *p == ' ')
-			p++;
-		while (p < end && g_ascii_isdigit(*p) && n < sizeof(year) - 1)
-			year[n++] = *p++;
-		year[n] = '\0';
-	}
-	return n == 0 || atol(year) > 90;
+	/* then a year after 1990, as git mailsplit wants it */
+	n = MIN((size_t)(end - (colon + 3)), sizeof(tail) - 1);
+	memcpy(tail, colon + 3, n);
+	tail[n] = '\0';
+	return strtol(tail, NULL, 10) > 90;
 }
 
 static gboolean

@@ -3,7 +3,7 @@
 # lore-am on the piped message, git am of the result.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 21
+plan 22
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -35,8 +35,13 @@ reply "$TRASH/r4" "$TRASH/r3" "Tina Tester <tina@example.com>" \
 Tested-by: Tina Tester <tina@example.com>"
 reply "$TRASH/r5" "$p3" "Mallory Mismatch <mallory@example.com>" \
 "Reviewed-by: Someone Important <important@example.org>"
+# a reply to the mismatched one: b4 re-adds its parent's trailers unchecked
+reply "$TRASH/r6" "$TRASH/r5" "Vic Verifier <vic@example.com>" \
+"Agreed.
+
+Reviewed-by: Vic Verifier <vic@example.com>"
 to_mbox "$TRASH/thread.mbox" "$cover" "$p1" "$p2" "$p3" \
-	"$TRASH/r1" "$TRASH/r2" "$TRASH/r3" "$TRASH/r4" "$TRASH/r5"
+	"$TRASH/r1" "$TRASH/r2" "$TRASH/r3" "$TRASH/r4" "$TRASH/r5" "$TRASH/r6"
 
 # the message a mail client pipes: with a From_ line, CRLF line ends
 { echo "From foo@bar Mon Jan  1 00:00:00 2024"; cat "$p2"; } |
@@ -74,7 +79,9 @@ ok $r "quoted trailers never count"
 case $t2 in *"Sig Nature"*) r=1;; *) r=0;; esac
 ok $r "nothing after a '-- ' signature counts"
 case $t3 in *"Someone Important"*) r=1;; *) r=0;; esac
-ok $r "a trailer whose address is not the sender's is skipped"
+ok $r "a trailer whose address is not the sender's is skipped, even under a reply"
+case $t3 in *"Vic Verifier"*) r=0;; *) r=1;; esac
+ok $r "while the reply's own trailer is added"
 is "$(printf '%s\n' "$t1" | head -1)" "Signed-off-by: Pat Contributor <pat@example.com>" \
    "the patch's own trailers stay first"
 

@@ -4,7 +4,7 @@
 # from the previous revision, duplicates at one slot warned about.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 17
+plan 18
 
 R=$TRASH/repo
 series_repo "$R" 3 >/dev/null
@@ -30,8 +30,14 @@ reply "$TRASH/r3" "$V1/0000-cover-letter.patch" "Alan Acker <alan@example.com>" 
 	"Acked-by: Alan Acker <alan@example.com>"
 reply "$TRASH/r4" "$V2/v2-0003-part-add-piece-3.patch" "Tina Tester <tina@example.com>" \
 	"Tested-by: Tina Tester <tina@example.com>"
+# b4 takes a v2 cover letter that answers v1 and carries base-commit: for a
+# reply, and loses what reviewers sent to it for the whole series
+reply "$TRASH/r5" "$V2/v2-0000-cover-letter.patch" "Wanda Whole <wanda@example.com>" \
+	"For the whole series: Acked-by: no, on its own line:
+
+Acked-by: Wanda Whole <wanda@example.com>"
 to_mbox "$TRASH/thread.mbox" "$V1"/*.patch "$TRASH/r1" "$TRASH/r2" "$TRASH/r3" \
-	"$V2"/*.patch "$TRASH/r4"
+	"$V2"/*.patch "$TRASH/r4" "$TRASH/r5"
 
 "$LORE_AM" -m "$TRASH/thread.mbox" "$v1c" > "$TRASH/out.mbx" 2> "$TRASH/err"
 is "$?" 0 "exit 0"
@@ -50,6 +56,8 @@ case $t3 in *"Tina Tester"*) r=0;; *) r=1;; esac
 ok $r "v2's own follow-ups are added"
 case "$t1$t2$t3" in *"Alan Acker"*) r=1;; *) r=0;; esac
 ok $r "v1's cover letter trailers stay with v1"
+is "$(printf '%s\n' "$t1" "$t2" "$t3" | grep -c 'Acked-by: Wanda Whole')" 3 \
+   "a v2 cover letter answering v1 is still the cover: its trailer goes to every patch"
 
 "$LORE_AM" -q -v 1 -m "$TRASH/thread.mbox" "$v2c" > "$TRASH/v1.mbx"
 check "-v 1 picks the first revision" grep -q '^Subject: \[PATCH 1/3\]' "$TRASH/v1.mbx"
