@@ -36,11 +36,11 @@ nm_compiled_in(void)
 }
 
 static int
-nm_fetch(struct source *src, const char *msgid, struct thread *t,
-	 GError **err)
+nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 {
-	g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
-		    "notmuch support is not compiled in (built with NO_NOTMUCH=1)");
+	g_set_error(
+	    err, NM_ERROR, NM_ERROR_UNAVAILABLE,
+	    "notmuch support is not compiled in (built with NO_NOTMUCH=1)");
 	return LORE_EUSAGE;
 }
 
@@ -66,12 +66,13 @@ nm_database_path(struct source *src)
 #include <notmuch.h>
 
 #if !LIBNOTMUCH_CHECK_VERSION(5, 4, 0)
-#error "libnotmuch 5.4 (notmuch 0.32) or later is needed; build with NO_NOTMUCH=1"
+#error                                                                         \
+    "libnotmuch 5.4 (notmuch 0.32) or later is needed; build with NO_NOTMUCH=1"
 #endif
 
 struct nm {
 	notmuch_database_t *db;
-	char *path;       /* the database's mail root, once opened */
+	char *path; /* the database's mail root, once opened */
 	guint retry_ms;
 	guint unreadable; /* messages none of whose files could be read */
 };
@@ -119,7 +120,7 @@ nm_open(struct nm *p, GError **err)
 	if (p->db)
 		return TRY_OK;
 	st = notmuch_database_open_with_config(
-		NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &p->db, &msg);
+	    NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &p->db, &msg);
 	why = clean_msg(msg, notmuch_status_to_string(st));
 	free(msg);
 	switch (st) {
@@ -136,7 +137,8 @@ nm_open(struct nm *p, GError **err)
 		return TRY_AGAIN;
 	case NOTMUCH_STATUS_NO_CONFIG:
 		g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
-			    "no notmuch configuration found (NOTMUCH_CONFIG, ~/.notmuch-config)");
+			    "no notmuch configuration found (NOTMUCH_CONFIG, "
+			    "~/.notmuch-config)");
 		return TRY_FAIL;
 	case NOTMUCH_STATUS_NO_DATABASE:
 		g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
@@ -152,9 +154,8 @@ nm_open(struct nm *p, GError **err)
 static int
 busy(GError **err, const char *what, notmuch_database_t *db)
 {
-	g_autofree char *why =
-		clean_msg(db ? notmuch_database_status_string(db) : NULL,
-			  "Xapian exception");
+	g_autofree char *why = clean_msg(
+	    db ? notmuch_database_status_string(db) : NULL, "Xapian exception");
 
 	g_set_error(err, NM_ERROR, NM_ERROR_BUSY, "%s: %s", what, why);
 	return TRY_AGAIN;
@@ -256,7 +257,7 @@ read_threads(struct nm *p, const char *msgid, struct thread *have,
 	     GPtrArray *out, GError **err)
 {
 	GHashTable *threads =
-		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	struct message *known = thread_get(have, msgid);
 	gboolean found = FALSE;
 	GHashTableIter it;
@@ -281,8 +282,7 @@ read_threads(struct nm *p, const char *msgid, struct thread *have,
 }
 
 static int
-nm_fetch(struct source *src, const char *msgid, struct thread *t,
-	 GError **err)
+nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 {
 	struct nm *p = src->priv;
 	gint64 deadline = g_get_monotonic_time() + (gint64)p->retry_ms * 1000;
@@ -299,7 +299,7 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t,
 	}
 	for (;;) {
 		got = g_ptr_array_new_with_free_func(
-			(GDestroyNotify)message_free);
+		    (GDestroyNotify)message_free);
 		p->unreadable = 0;
 		rc = nm_open(p, &e);
 		if (rc == TRY_OK)
@@ -316,9 +316,11 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t,
 	if (rc != TRY_OK) {
 		g_ptr_array_free(got, TRUE);
 		if (rc == TRY_AGAIN) {
-			g_set_error(err, NM_ERROR, NM_ERROR_BUSY,
-				    "the notmuch database stayed busy for %.1f s (%s); try again when notmuch new is done",
-				    p->retry_ms / 1000.0, e->message);
+			g_set_error(
+			    err, NM_ERROR, NM_ERROR_BUSY,
+			    "the notmuch database stayed busy for %.1f s (%s); "
+			    "try again when notmuch new is done",
+			    p->retry_ms / 1000.0, e->message);
 			g_error_free(e);
 			return LORE_ETEMP;
 		}
@@ -334,7 +336,8 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t,
 	}
 	g_ptr_array_free(got, TRUE);
 	if (p->unreadable)
-		lore_err("warning: %u message%s of the notmuch thread could not be read from any of %s files",
+		lore_err("warning: %u message%s of the notmuch thread could "
+			 "not be read from any of %s files",
 			 p->unreadable, p->unreadable == 1 ? "" : "s",
 			 p->unreadable == 1 ? "its" : "their");
 	return LORE_OK;

@@ -14,8 +14,7 @@
 gboolean
 sources_parse_mode(const char *name, enum sources_mode *out)
 {
-	static const char *const names[] = { "auto", "notmuch", "lore",
-					     "mbox" };
+	static const char *const names[] = {"auto", "notmuch", "lore", "mbox"};
 	guint i;
 
 	for (i = 0; name && i < G_N_ELEMENTS(names); i++) {
@@ -53,8 +52,7 @@ sources_free(struct sources *s)
 }
 
 void
-sources_add_local(struct sources *s, struct source *src,
-		  enum sources_role role)
+sources_add_local(struct sources *s, struct source *src, enum sources_role role)
 {
 	g_ptr_array_add(s->local, src);
 	g_array_append_val(s->roles, role);
@@ -92,15 +90,14 @@ have_series(struct sources *s, const char *msgid, struct thread *t)
 }
 
 static int
-ask_locals(struct sources *s, const char *msgid, struct thread *t,
-	   GError **err)
+ask_locals(struct sources *s, const char *msgid, struct thread *t, GError **err)
 {
 	guint i;
 
 	for (i = 0; i < s->local->len; i++) {
 		struct source *src = s->local->pdata[i];
 		enum sources_role role =
-			g_array_index(s->roles, enum sources_role, i);
+		    g_array_index(s->roles, enum sources_role, i);
 		GError *e = NULL;
 		int rc;
 
@@ -140,10 +137,14 @@ sources_gather(struct sources *s, const char *msgid, struct thread *t,
 	if (!s->archive || s->offline) {
 		if (have && !have_series(s, msgid, t))
 			g_ptr_array_add(
-				s->notes,
-				g_strdup_printf("the local thread's series is incomplete and %s",
-						s->offline ? "the archive was not asked (offline)"
-							   : "there is no archive source to complete it from"));
+			    s->notes,
+			    g_strdup_printf(
+				"the local thread's series is incomplete and "
+				"%s",
+				s->offline
+				    ? "the archive was not asked (offline)"
+				    : "there is no archive source to complete "
+				      "it from"));
 		return LORE_OK;
 	}
 	rc = source_fetch(s->archive, msgid, t, &e);
@@ -156,7 +157,8 @@ sources_gather(struct sources *s, const char *msgid, struct thread *t,
 		return rc;
 	}
 	g_ptr_array_add(s->notes,
-			g_strdup_printf("could not complete the thread from %s (%s): working from the local copy",
+			g_strdup_printf("could not complete the thread from %s "
+					"(%s): working from the local copy",
 					s->archive->label ? s->archive->label
 							  : s->archive->name,
 					e->message));
@@ -179,14 +181,15 @@ sources_summary(struct thread *t)
 
 		if (!n)
 			g_ptr_array_add(names, (gpointer)o);
-		g_hash_table_insert(counts, (gpointer)o, GUINT_TO_POINTER(n + 1));
+		g_hash_table_insert(counts, (gpointer)o,
+				    GUINT_TO_POINTER(n + 1));
 	}
 	for (i = 0; i < names->len; i++) {
 		guint n = GPOINTER_TO_UINT(
-			g_hash_table_lookup(counts, names->pdata[i]));
+		    g_hash_table_lookup(counts, names->pdata[i]));
 
-		g_string_append_printf(out, "%s %s %u message%s",
-				       i ? "," : "", (char *)names->pdata[i], n,
+		g_string_append_printf(out, "%s %s %u message%s", i ? "," : "",
+				       (char *)names->pdata[i], n,
 				       n == 1 ? "" : "s");
 	}
 	if (!names->len)

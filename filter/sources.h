@@ -29,24 +29,28 @@ enum sources_mode {
 /* "auto", "notmuch", "lore", "mbox" (any case); FALSE when unknown. */
 gboolean sources_parse_mode(const char *name, enum sources_mode *out);
 
+/*
+ * REQUIRED: always asked, and any failure is an error. FALLBACK: asked only
+ * to find or complete the series; an unavailable one (NM_ERROR_UNAVAILABLE)
+ * is skipped.
+ */
 enum sources_role {
-	SOURCES_REQUIRED, /* always asked; any failure is an error */
-	SOURCES_FALLBACK, /* asked only to find or complete the series; an
-			     unavailable one (NM_ERROR_UNAVAILABLE) is skipped */
+	SOURCES_REQUIRED,
+	SOURCES_FALLBACK,
 };
 
 struct sources {
-	GPtrArray *local;        /* struct source *, asked in order (owned) */
-	GArray *roles;           /* enum sources_role, one per local source */
-	struct source *archive;  /* or NULL: none built or configured */
-	gboolean offline;        /* never ask the archive */
-	gboolean complete;       /* -c: ask the archive even when complete */
-	int use_version;         /* the revision that must be complete; 0:
-				    the latest */
-	gboolean no_parent;      /* as thread_prune() */
-	GPtrArray *notes;        /* char *: what could not be completed */
-	GPtrArray *asked;        /* labels of the sources that answered
-				    (borrowed from them), in order */
+	GPtrArray *local;	/* struct source *, asked in order (owned) */
+	GArray *roles;		/* enum sources_role, one per local source */
+	struct source *archive; /* or NULL: none built or configured */
+	gboolean offline;	/* never ask the archive */
+	gboolean complete;	/* -c: ask the archive even when complete */
+	int use_version;	/* the revision that must be complete; 0:
+				   the latest */
+	gboolean no_parent;	/* as thread_prune() */
+	GPtrArray *notes;	/* char *: what could not be completed */
+	GPtrArray *asked;	/* labels of the sources that answered
+				   (borrowed from them), in order */
 };
 
 struct sources *sources_new(void);
