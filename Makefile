@@ -5,6 +5,7 @@
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
 #   make SANITIZE=1 ...  build with AddressSanitizer and UBSan
+#   make NO_NOTMUCH=1    build without libnotmuch (-N then says so)
 
 VERSION   = 0.1
 PREFIX   ?= /usr/local
@@ -19,6 +20,21 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSI
 	     $(shell pkg-config --cflags $(PKGS))
 LIBS      = $(shell pkg-config --libs $(PKGS))
 
+# libnotmuch ships no .pc file: look for its header, link -lnotmuch.
+ifndef NO_NOTMUCH
+HAVE_NOTMUCH := $(shell printf '\043include <notmuch.h>\n' | \
+	$(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 && echo yes)
+ifneq ($(HAVE_NOTMUCH),yes)
+$(warning notmuch.h not found: building without notmuch (install libnotmuch-dev, or set NO_NOTMUCH=1 to silence this))
+NO_NOTMUCH = 1
+endif
+endif
+ifdef NO_NOTMUCH
+ALL_CFLAGS += -DLORE_NO_NOTMUCH
+else
+LIBS += -lnotmuch
+endif
+
 ifdef DEVELOPER
 WARN += -Werror
 endif
@@ -30,7 +46,8 @@ endif
 LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
-	   filter/writer.o filter/config.o filter/source.o filter/amjob.o
+	   filter/writer.o filter/config.o filter/source.o filter/amjob.o \
+	   filter/nm.o filter/sources.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 HEADERS = $(wildcard filter/*.h)
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))

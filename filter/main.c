@@ -8,12 +8,15 @@
 #include "mbox.h"
 #include "message.h"
 #include "msgid.h"
+#include "nm.h"
 #include "source.h"
+#include "sources.h"
 #include "thread.h"
 #include "threadout.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +28,15 @@
 
 #define DEFAULT_LINK_TRAILER "Link: https://patch.msgid.link/%s"
 #define DEFAULT_LINK_MASK "https://lore.kernel.org/r/%s"
+/* how long a busy notmuch database is retried before exit 75 */
+#define NM_RETRY_MS 2000
+/* how long --append waits for each lock of the mailbox */
 #define DEFAULT_LOCK_TIMEOUT 10
 
 struct cli {
 	char **mboxes;
+	gboolean notmuch;
+	char *source;
 	int use_version;
 	char *cherry_pick;
 	gboolean cover_trailers;
@@ -57,6 +65,12 @@ entries(struct cli *c)
 		{ "mbox", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
 		  "Read the thread from this mbox file, maildir, or - (stdin); repeatable",
 		  "PATH" },
+		{ "notmuch", 'N', 0, G_OPTION_ARG_NONE, NULL,
+		  "Read the thread from the notmuch database (--source notmuch)",
+		  NULL },
+		{ "source", 0, 0, G_OPTION_ARG_STRING, NULL,
+		  "Where the thread comes from: auto (default: -m files, then notmuch, each only when needed), notmuch, lore or mbox",
+		  "SRC" },
 		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
 		  "Use revision N of the series instead of the latest", "N" },
 		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
@@ -106,7 +120,8 @@ entries(struct cli *c)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	void *targets[] = {
-		&c->mboxes,	 &c->use_version,      &c->cherry_pick,
+		&c->mboxes,	 &c->notmuch,	       &c->source,
+		&c->use_version, &c->cherry_pick,
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
@@ -315,14 +330,141 @@ read_stdin_message(struct message **out)
 	return LORE_OK;
 }
 
+/* --source, else git config lore-am.source, else auto; -N forces notmuch. */
+static int
+choose_mode(const struct cli *c, struct config *cfg, enum sources_mode *mode)
+{
+	const char *v = c->source ? c->source : config_get(cfg, "source", NULL);
+
+	*mode = SOURCES_AUTO;
+	if (v && !sources_parse_mode(v, mode)) {
+		g_autofree char *s = lore_term_safe(v, -1);
+
+		lore_err("unknown source '%s' in %s: use auto, notmuch, lore or mbox",
+			 s, c->source ? "--source" : "lore-am.source");
+		return LORE_EUSAGE;
+	}
+	if (c->notmuch) {
+		if (c->source && *mode != SOURCES_NOTMUCH) {
+			g_autofree char *s = lore_term_safe(c->source, -1);
+
+			lore_err("-N and --source %s contradict each other", s);
+			return LORE_EUSAGE;
+		}
+		*mode = SOURCES_NOTMUCH;
+	}
+	return LORE_OK;
+}
+
+static int
+add_sources(const struct cli *c, enum sources_mode mode, const char *target,
+	    struct sources *s)
+{
+	guint i;
+
+	for (i = 0; c->mboxes && c->mboxes[i]; i++)
+		sources_add_local(s, source_mbox_new(c->mboxes[i]),
+				  SOURCES_REQUIRED);
+	switch (mode) {
+	case SOURCES_NOTMUCH:
+		if (!nm_compiled_in()) {
+			lore_err("-N: notmuch support is not compiled in (built with NO_NOTMUCH=1)");
+			return LORE_EUSAGE;
+		}
+		if (!target) {
+			lore_err("-N needs a Message-ID: pipe the message in or give it as an argument");
+			return LORE_EUSAGE;
+		}
+		sources_add_local(s, source_notmuch_new(NM_RETRY_MS),
+				  SOURCES_REQUIRED);
+		break;
+	case SOURCES_AUTO:
+		sources_add_local(s, source_notmuch_new(NM_RETRY_MS),
+				  SOURCES_FALLBACK);
+		break;
+	case SOURCES_MBOX:
+		if (!c->mboxes) {
+			lore_err("--source mbox needs -m PATH");
+			return LORE_EUSAGE;
+		}
+		break;
+	case SOURCES_LORE:
+		lore_err("--source lore: fetching from an archive is not built yet");
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+/* The thread of @target from the sources, pruned to its reply tree. */
+static int
+gather(const struct cli *c, struct sources *s, const char *target,
+       struct message *piped, struct thread **out)
+{
+	struct thread *t = thread_new();
+	GError *err = NULL;
+	g_autofree char *said = NULL;
+	guint i;
+	int rc;
+
+	*out = NULL;
+	/*
+	 * The am job wants the piped copy the user is looking at; a reader of
+	 * the thread wants the sources' copies, untouched by the mail client
+	 * (which may have added Status: and the like), so there it comes last
+	 * and only fills in for a message the sources lack.
+	 */
+	if (piped && !c->thread)
+		thread_add(t, g_steal_pointer(&piped), "stdin");
+	rc = sources_gather(s, target, t, &err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		message_free(piped);
+		thread_free(t);
+		return rc;
+	}
+	if (piped)
+		thread_add(t, g_steal_pointer(&piped), "stdin");
+	for (i = 0; i < s->notes->len; i++)
+		lore_info("NOTE: %s", (char *)s->notes->pdata[i]);
+	if (!s->asked->len) {
+		lore_err("no thread source: give -m MBOX or set up notmuch (fetching from an archive is not built yet)");
+		thread_free(t);
+		return LORE_EUSAGE;
+	}
+	if (target) {
+		if (!thread_get(t, target)) {
+			g_autofree char *id = lore_term_safe(target, -1);
+			g_autofree char *names = NULL;
+			GString *n = g_string_new(NULL);
+
+			for (i = 0; i < s->asked->len; i++)
+				g_string_append_printf(n, "%s%s", i ? ", " : "",
+						       (char *)s->asked->pdata[i]);
+			names = lore_term_safe(n->str, -1);
+			g_string_free(n, TRUE);
+			lore_err("message <%s> is not in %s", id, names);
+			thread_free(t);
+			return LORE_ENOTFOUND;
+		}
+		thread_prune(t, target, c->no_parent);
+	}
+	said = sources_summary(t);
+	lore_info("%s", said);
+	*out = t;
+	return LORE_OK;
+}
+
 static int
 run(struct cli *c)
 {
 	struct amjob_opts o = { 0 };
 	struct config *cfg;
-	struct thread *t;
+	struct sources *srcs = NULL;
+	struct thread *t = NULL;
 	struct message *piped = NULL;
 	g_autofree char *target = NULL;
+	enum sources_mode mode;
 	gboolean stdin_mbox = FALSE;
 	guint i;
 	int rc;
@@ -335,82 +477,62 @@ run(struct cli *c)
 			 c->args[1]);
 		return LORE_EUSAGE;
 	}
+	cfg = config_load();
+	rc = choose_mode(c, cfg, &mode);
+	if (rc)
+		goto out;
 	if (c->args && c->args[0]) {
 		target = msgid_from_arg(c->args[0]);
 		if (!target) {
 			g_autofree char *s = lore_term_safe(c->args[0], -1);
 
 			lore_err("'%s' is not a Message-ID or archive URL", s);
-			return LORE_EUSAGE;
+			rc = LORE_EUSAGE;
+			goto out;
 		}
 	} else if (stdin_mbox) {
 		lore_err("with -m -, give the Message-ID as an argument");
-		return LORE_EUSAGE;
+		rc = LORE_EUSAGE;
+		goto out;
 	} else if (!c->mboxes || !isatty(STDIN_FILENO)) {
 		rc = read_stdin_message(&piped);
 		if (rc)
-			return rc;
+			goto out;
 		if (!piped && !c->mboxes) {
 			lore_err("no message on standard input and no MSGID given");
-			return LORE_EUSAGE;
+			rc = LORE_EUSAGE;
+			goto out;
 		}
 		if (piped)
 			target = g_strdup(piped->msgid);
 	}
-	if (!c->mboxes) {
-		lore_err("no thread source: give -m MBOX (fetching from an archive is not built yet)");
-		message_free(piped);
-		return LORE_EUSAGE;
-	}
+	srcs = sources_new();
+	srcs->use_version = c->use_version;
+	srcs->no_parent = c->no_parent;
+	srcs->whole_thread = c->thread;
 	if (c->thread && !target) {
 		lore_err("--thread needs a message: pipe one in or give its Message-ID");
-		return LORE_EUSAGE;
+		rc = LORE_EUSAGE;
+		goto out;
 	}
-	t = thread_new();
-	/*
-	 * The am job wants the piped copy the user is looking at; a reader of
-	 * the thread wants the sources' copies, untouched by the mail client
-	 * (which may have added Status: and the like), so there it comes last
-	 * and only fills in for a message the sources lack.
-	 */
-	if (piped && !c->thread)
-		thread_add(t, g_steal_pointer(&piped), "stdin");
-	for (i = 0; c->mboxes[i]; i++) {
-		struct source *src = source_mbox_new(c->mboxes[i]);
-		GError *err = NULL;
-
-		rc = source_fetch(src, target, t, &err);
-		source_free(src);
-		if (rc) {
-			lore_err("%s", err->message);
-			g_error_free(err);
-			message_free(piped);
-			thread_free(t);
-			return rc;
-		}
+	rc = add_sources(c, mode, target, srcs);
+	if (rc) {
+		message_free(piped);
+		goto out;
 	}
-	if (piped)
-		thread_add(t, g_steal_pointer(&piped), "stdin");
-	if (target) {
-		if (!thread_get(t, target)) {
-			g_autofree char *s = lore_term_safe(target, -1);
-
-			lore_err("message <%s> is not in the given mailboxes", s);
-			thread_free(t);
-			return LORE_ENOTFOUND;
-		}
-		thread_prune(t, target, c->no_parent);
-	}
+	rc = gather(c, srcs, target, piped, &t);
+	if (rc)
+		goto out;
 	if (c->thread) {
 		rc = run_thread(t, c, target);
-		thread_free(t);
-		return rc;
+		goto out;
 	}
-	cfg = config_load();
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	rc = amjob_run(t, &o);
 	clear_opts(&o);
+out:
+	sources_free(srcs);
 	config_free(cfg);
 	thread_free(t);
 	return rc;
@@ -446,6 +568,9 @@ main(int argc, char **argv)
 	}
 	if (!rc) {
 		lore_quiet = c.quiet;
+		/* a file size limit must fail the write (EFBIG), not kill us
+		 * halfway: the temporary file is then removed and reported */
+		signal(SIGXFSZ, SIG_IGN);
 		g_mime_init();
 		rc = run(&c);
 		g_mime_shutdown();
@@ -454,6 +579,7 @@ main(int argc, char **argv)
 	g_strfreev(c.args);
 	g_free(c.cherry_pick);
 	g_free(c.outdir);
+	g_free(c.source);
 	g_free(c.maildir);
 	g_free(c.append);
 	return rc;

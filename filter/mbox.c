@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -15,34 +16,30 @@
 gboolean
 mbox_is_from_line(const char *line, size_t len)
 {
-	const char *colon, *end, *p;
-	long year = 0;
+	const char *colon, *end;
+	char tail[16];
+	size_t n;
 
 	if (len < 20 || memcmp(line, "From ", 5))
 		return FALSE;
 	end = line + len;
 	while (end > line && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	/* find the last ':', the one of ":SS" in "HH:MM:SS YYYY" */
+	/* the last ':' is the one of ":SS" in "HH:MM:SS YYYY" */
 	for (colon = end - 1; colon > line + 5; colon--)
 		if (*colon == ':')
 			break;
-	if (colon <= line + 5 || colon - line < 4 || end - colon < 3)
+	if (colon - line < 9 || end - colon < 3)
 		return FALSE;
-	/* as git: H?:MM:SS, colon[-3] being the other ':' */
 	if (!g_ascii_isdigit(colon[-4]) || !g_ascii_isdigit(colon[-2]) ||
 	    !g_ascii_isdigit(colon[-1]) || !g_ascii_isdigit(colon[1]) ||
 	    !g_ascii_isdigit(colon[2]))
 		return FALSE;
-	/* then a year after 1990, read as strtol would, within the line */
-	p = colon + 3;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p < end && *p == '+')
-		p++;
-	while (p < end && g_ascii_isdigit(*p) && year < 100000)
-		year = year * 10 + (*p++ - '0');
-	return year > 90;
+	/* then a year after 1990, as git mailsplit wants it */
+	n = MIN((size_t)(end - (colon + 3)), sizeof(tail) - 1);
+	memcpy(tail, colon + 3, n);
+	tail[n] = '\0';
+	return strtol(tail, NULL, 10) > 90;
 }
 
 static gboolean
@@ -82,6 +79,28 @@ emit(const char *msg, size_t len, mbox_cb cb, void *data)
 	g_string_free(s, TRUE);
 }
 
+/*
+ * An unescaped "From " line in a body (mboxo written carelessly) must not
+ * split a message: without a date on it, a separator is only one that a
+ * header field follows.
+ */
+static gboolean
+header_follows(const char *buf, size_t len, size_t pos)
+{
+	const char *l;
+	size_t ll, i;
+
+	if (!lore_next_line(buf, len, &pos, &l, &ll))
+		return FALSE;
+	for (i = 0; i < ll; i++) {
+		if (l[i] == ':')
+			return i > 0;
+		if (l[i] <= ' ' || l[i] > '~')
+			return FALSE;
+	}
+	return FALSE;
+}
+
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
@@ -95,7 +114,8 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 		size_t cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
 
 		if (cl >= 5 && !memcmp(line, "From ", 5) &&
-		    (prev_blank || mbox_is_from_line(line, cl))) {
+		    (mbox_is_from_line(line, cl) ||
+		     (prev_blank && header_follows(buf, len, pos)))) {
 			/* the blank line before a From_ line separates */
 			size_t end = off;
 

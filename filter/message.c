@@ -361,6 +361,31 @@ struct pick {
 	char *text;
 };
 
+/*
+ * The decoded content of a text part in UTF-8. Decoding ourselves (rather
+ * than g_mime_text_part_get_text) keeps bytes that are invalid in the
+ * declared charset visible as U+FFFD, as b4 does, instead of dropping them.
+ */
+static char *
+part_text(GMimePart *part)
+{
+	GMimeDataWrapper *w = g_mime_part_get_content(part);
+	GMimeStream *mem;
+	GByteArray *ba;
+	char *text;
+
+	if (!w)
+		return NULL;
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(w, mem);
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	text = lore_to_utf8((const char *)ba->data, ba->len,
+			   g_mime_object_get_content_type_parameter(
+				   GMIME_OBJECT(part), "charset"));
+	g_object_unref(mem);
+	return text;
+}
+
 static void
 pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 {
@@ -369,9 +394,9 @@ pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	char *text;
 
 	(void)parent;
-	if (!GMIME_IS_TEXT_PART(part) || !is_text_part(ct))
+	if (!GMIME_IS_PART(part) || !is_text_part(ct))
 		return;
-	text = g_mime_text_part_get_text(GMIME_TEXT_PART(part));
+	text = part_text(GMIME_PART(part));
 	if (!text)
 		return;
 	if (!p->text) {

@@ -132,6 +132,9 @@ struct link_ctx {
 	struct uf *u;
 	guint self;
 	GHashTable *cut;
+	GHashTable *present; /* the thread's ids */
+	const char *sender;
+	GPtrArray *keys;     /* owned keys made for sender-scoped ids */
 };
 
 static void
@@ -141,6 +144,18 @@ link_ref(const char *id, void *d)
 
 	if (c->cut && g_hash_table_contains(c->cut, id))
 		return;
+	/*
+	 * An id without '@' is no msg-id (RFC 5322 3.6.4): git send-email
+	 * users answering "yes" to its In-Reply-To prompt give unrelated
+	 * series the same parent "<yes>". Such an id joins only the messages
+	 * of one sender.
+	 */
+	if (!strchr(id, '@') && !g_hash_table_contains(c->present, id)) {
+		char *k = g_strconcat(id, "\n", c->sender, NULL);
+
+		g_ptr_array_add(c->keys, k);
+		id = k;
+	}
 	uf_union(c->u, c->self, uf_id(c->u, id));
 }
 
@@ -150,7 +165,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	struct uf u;
 	struct message *target = thread_get(t, msgid);
 	GHashTable *cut = NULL;
-	GPtrArray *keep;
+	GPtrArray *keep, *keys = g_ptr_array_new_with_free_func(g_free);
 	gboolean *in;
 	guint i, root, dropped;
 
@@ -165,7 +180,8 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	}
 	for (i = 0; i < t->msgs->len; i++) {
 		struct message *m = t->msgs->pdata[i];
-		struct link_ctx c = { &u, uf_id(&u, m->msgid), cut };
+		struct link_ctx c = { &u, uf_id(&u, m->msgid), cut, t->by_id,
+				      m->from_email, keys };
 
 		if (m == target && no_parent)
 			continue;
@@ -181,6 +197,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	}
 	g_hash_table_destroy(u.ix);
 	u.ix = NULL;
+	g_ptr_array_free(keys, TRUE);
 	keep = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	for (i = 0; i < t->msgs->len; i++) {
 		struct message *m = t->msgs->pdata[i];

@@ -2,7 +2,7 @@
  * threadout.c - the whole thread as mail to read: ordered by thread.c,
  * framed and stored by deliver.c or writer.c, never rewritten, so DKIM
  * and other signatures stay valid. The summary follows b4 mbox's ("N
- * messages in the thread") with the sources and what was new added.
+ * messages in the thread") with what was new to the target added.
  */
 #include "threadout.h"
 #include "deliver.h"
@@ -50,47 +50,14 @@ threadout_slug(const char *msgid)
 	return g_string_free(s, FALSE);
 }
 
-/* "25 from mbox, 1 from stdin": where the thread's messages came from. */
-static char *
-origins(GPtrArray *msgs)
-{
-	GPtrArray *names = g_ptr_array_new();
-	GArray *counts = g_array_new(FALSE, TRUE, sizeof(guint));
-	GString *s = g_string_new(NULL);
-	guint i, k;
-
-	for (i = 0; i < msgs->len; i++) {
-		const struct message *m = msgs->pdata[i];
-		const char *o = m->origin ? m->origin : "?";
-
-		for (k = 0; k < names->len; k++)
-			if (!strcmp(names->pdata[k], o))
-				break;
-		if (k == names->len) {
-			guint zero = 0;
-
-			g_ptr_array_add(names, (gpointer)o);
-			g_array_append_val(counts, zero);
-		}
-		g_array_index(counts, guint, k)++;
-	}
-	for (k = 0; k < names->len; k++)
-		g_string_append_printf(s, "%s%u from %s", k ? ", " : "",
-				       g_array_index(counts, guint, k),
-				       (char *)names->pdata[k]);
-	g_ptr_array_free(names, TRUE);
-	g_array_free(counts, TRUE);
-	return g_string_free(s, FALSE);
-}
-
 static void
 report_thread(GPtrArray *msgs, const struct threadout_opts *o)
 {
-	g_autofree char *from = origins(msgs);
 	g_autofree char *id = lore_term_safe(o->target, -1);
 
-	lore_info("%u message%s in the thread of <%s> (%s)", msgs->len,
-		  msgs->len == 1 ? "" : "s", id, from);
+	/* main.c has said which source gave how many ("Sources: ...") */
+	lore_info("%u message%s in the thread of <%s>", msgs->len,
+		  msgs->len == 1 ? "" : "s", id);
 	if (o->no_parent)
 		lore_info("Starting at <%s>: its parents and their other replies left out",
 			  id);

@@ -3,7 +3,8 @@
  * the series, in thread order (parents before replies, siblings by date),
  * exactly as received, written as mboxrd to stdout or to DIR/<slug>.mbx,
  * appended to an mbox, or delivered into a maildir; and the summary on
- * stderr (how many messages, from which source, how many were new).
+ * stderr (how many messages, how many were new to the target; main.c
+ * reports which source gave how many).
  *
  * Ownership: struct threadout_opts is the caller's; threadout_run()
  * borrows it and the thread for the duration of the call.
