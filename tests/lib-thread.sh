@@ -8,8 +8,9 @@
 #       ">*From " line quoted once more, a blank line after.
 #   maildir_add DIR FILE...
 #       Copy each FILE into the maildir DIR (created as needed), unchanged.
-#   mbox_ids MBOX
-#       The Message-IDs of MBOX's messages, in order, one a line.
+#   entry_ids MBOX
+#       The Message-IDs in the headers of MBOX's entries, in order, one a
+#       line (body lines are not looked at, unlike lib-nm.sh's mbox_ids).
 #   split_by_id MBOX DIR
 #       git mailsplit --mboxrd MBOX into DIR, each file renamed to its
 #       Message-ID and without its From_ line (so that files compare with
@@ -22,6 +23,7 @@
 #         +- a (10:05)  patch 1/2
 #            +- c (10:10)
 #               +- e (10:15)
+#       a and b carry a diff (a complete 2-patch series);
 #       plus u (10:01) and its reply u2 (10:02), another thread; all.mbox
 #       holds them shuffled: e u c r d u2 a b. Thread order: r b d a c e.
 
@@ -67,7 +69,7 @@ maildir_add() {
 	done
 }
 
-mbox_ids() {
+entry_ids() {
 	perl -ne '
 		if (/^From /) { $h = 1; next }
 		$h = 0 if /^\r?$/;
@@ -86,14 +88,24 @@ split_by_id() {
 	done
 }
 
+# a commit message and a one-line diff, so that series.c sees a patch
+_patch_body() {
+	printf 'widget: %s\n\nSigned-off-by: Person <p@example.org>\n---\n' "$1"
+	printf ' widget.c | 1 +\n 1 file changed, 1 insertion(+)\n\n'
+	printf 'diff --git a/widget.c b/widget.c\n--- a/widget.c\n+++ b/widget.c\n'
+	printf '@@ -1 +1,2 @@\n line\n+%s\n' "$1"
+}
+
 small_thread() {
 	mkdir -p "$1"
 	mk_msg "$1/r.eml" r@example.org "Mon, 1 Jan 2024 10:00:00 +0000" "" "" \
 		"[PATCH 0/2] widget: cover"
 	mk_msg "$1/a.eml" a@example.org "Mon, 1 Jan 2024 10:05:00 +0000" \
-		r@example.org "r@example.org" "[PATCH 1/2] widget: one"
+		r@example.org "r@example.org" "[PATCH 1/2] widget: one" \
+		"$(_patch_body one)"$'\n'
 	mk_msg "$1/b.eml" b@example.org "Mon, 1 Jan 2024 10:03:00 +0000" \
-		r@example.org "r@example.org" "[PATCH 2/2] widget: two"
+		r@example.org "r@example.org" "[PATCH 2/2] widget: two" \
+		"$(_patch_body two)"$'\n'
 	mk_msg "$1/c.eml" c@example.org "Mon, 1 Jan 2024 10:10:00 +0000" \
 		a@example.org "r@example.org a@example.org" \
 		"Re: [PATCH 1/2] widget: one"

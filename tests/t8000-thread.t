@@ -13,7 +13,7 @@ small_thread w
 # --- thread order, other threads left out ---
 "$LORE_AM" -M -m w/all.mbox c@example.org >out.mbox 2>err
 is "$?" 0 "--thread exits 0"
-is "$(mbox_ids out.mbox | tr '\n' ' ')" \
+is "$(entry_ids out.mbox | tr '\n' ' ')" \
 	"r@example.org b@example.org d@example.org a@example.org c@example.org e@example.org " \
 	"thread order: parents before replies, siblings by date"
 grep -q '^Sources: mbox 6 messages$' err &&
@@ -49,13 +49,13 @@ is "$(ls -a outdir | tr '\n' ' ')" ". .. e@example.org.mbx " \
 # --- --no-parent ---
 "$LORE_AM" -M --no-parent -m w/all.mbox a@example.org >np.mbox 2>err
 is "$?" 0 "--no-parent exits 0"
-is "$(mbox_ids np.mbox | tr '\n' ' ')" \
+is "$(entry_ids np.mbox | tr '\n' ' ')" \
 	"a@example.org c@example.org e@example.org " \
 	"--no-parent: the thread starts at the given message"
 grep -q 'Starting at <a@example.org>' err
 ok $? "--no-parent: the summary says so"
 "$LORE_AM" -M --no-parent -m w/all.mbox b@example.org >np2.mbox 2>/dev/null
-is "$(mbox_ids np2.mbox | tr '\n' ' ')" "b@example.org d@example.org " \
+is "$(entry_ids np2.mbox | tr '\n' ' ')" "b@example.org d@example.org " \
 	"--no-parent on the other branch"
 "$LORE_AM" -M --no-parent -m w/all.mbox r@example.org >np3.mbox 2>/dev/null
 same_file np3.mbox out.mbox "--no-parent at the root: the whole thread"
@@ -72,7 +72,7 @@ mk_msg new.eml n@example.org "Mon, 1 Jan 2024 11:00:00 +0000" \
 	e@example.org "r@example.org a@example.org c@example.org e@example.org" \
 	"Re: [PATCH 1/2] widget: one"
 "$LORE_AM" -M -m w/all.mbox <new.eml >new.mbox 2>err
-is "$(mbox_ids new.mbox | tail -1)" "n@example.org" \
+is "$(entry_ids new.mbox | tail -1)" "n@example.org" \
 	"a piped message the sources lack is part of the thread"
 grep -q '^Sources: mbox 6 messages, stdin 1 message$' err
 ok $? "summary names both sources"
@@ -82,14 +82,14 @@ rm -f half.mbox
 mboxrd_add half.mbox w/r.eml w/a.eml w/c.eml
 "$LORE_AM" -M -m half.mbox -m md -m w/all.mbox e@example.org >dd.mbox 2>err
 is "$?" 0 "three overlapping sources: exits 0"
-is "$(mbox_ids dd.mbox | sort | uniq -d | wc -l)" 0 "no message twice"
+is "$(entry_ids dd.mbox | sort | uniq -d | wc -l)" 0 "no message twice"
 same_file dd.mbox out.mbox "three overlapping sources give the same thread"
 
 # --- a generated review thread with real git format-patch mails ---
 id=$("$SRC_DIR/bench/gen-thread.sh" --preset small -s 3 -o gen.mbox)
 "$LORE_AM" -q -M -m gen.mbox "$id" >gen-out.mbox
 is "$?" 0 "generated thread: exits 0"
-is "$(mbox_ids gen-out.mbox | wc -l)" 26 "generated thread: all 26 messages"
+is "$(entry_ids gen-out.mbox | wc -l)" 26 "generated thread: all 26 messages"
 split_by_id gen.mbox gen-src
 split_by_id gen-out.mbox gen-got
 diff -r gen-src gen-got >/dev/null

@@ -96,7 +96,7 @@ grep -q "^Appended 4 new messages to 'box' (2 already there)$" err
 ok $? "summary: four new, two already there"
 cmp -s -n "$(stat -c %s box.orig)" box box.orig
 ok $? "what was there is untouched"
-is "$(mbox_ids box | tr '\n' ' ')" \
+is "$(entry_ids box | tr '\n' ' ')" \
 	"u@example.org u2@example.org r@example.org a@example.org b@example.org d@example.org c@example.org e@example.org " \
 	"the new ones follow, in thread order"
 mkdir cnt
@@ -108,7 +108,7 @@ test ! -e box.lock
 ok $? "no dotlock left behind"
 
 "$LORE_AM" -q --append fresh.mbox -m w/all.mbox r@example.org
-is "$?:$(mbox_ids fresh.mbox | wc -l):$(stat -c %a fresh.mbox)" "0:6:600" \
+is "$?:$(entry_ids fresh.mbox | wc -l):$(stat -c %a fresh.mbox)" "0:6:600" \
 	"a missing mbox is created (mode 600)"
 printf 'From x@y Mon Jan  1 00:00:00 2024\nMessage-ID: <x@y>\n\nno newline' >nonl
 "$LORE_AM" -q --append nonl -m w/all.mbox r@example.org
@@ -157,9 +157,9 @@ hold flock box 1 extra.mbox
 rc=$?
 wait $holder
 is "$rc" 0 "--append waits for an flock holder, then appends"
-is "$(mbox_ids box | sed -n 9p)" "$id" \
+is "$(entry_ids box | sed -n 9p)" "$id" \
 	"... after what the holder wrote (no interleaving)"
-is "$(mbox_ids box | sort | uniq -d | wc -l):$(mbox_ids box | wc -l)" "0:34" \
+is "$(entry_ids box | sort | uniq -d | wc -l):$(entry_ids box | wc -l)" "0:34" \
 	"... and skips what the holder had added meanwhile"
 
 cp box box.2
