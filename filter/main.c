@@ -8,11 +8,13 @@
 #include "mbox.h"
 #include "message.h"
 #include "msgid.h"
+#include "passthrough.h"
 #include "source.h"
 #include "thread.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,8 @@ struct cli {
 	gboolean version;
 	gboolean allow_incomplete;
 	gboolean no_parent;
+	gboolean passthrough;
+	gboolean status_header;
 	char **args;
 };
 
@@ -80,6 +84,12 @@ entries(struct cli *c)
 		{ "no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Start the thread at the given message, not at its root",
 		  NULL },
+		{ "passthrough", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Mail filter: copy the message on stdin to stdout unchanged, write the series into -o DIR, exit 0 even when that fails",
+		  NULL },
+		{ "status-header", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "With --passthrough, add an X-Lore-Am: header saying what was found",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -93,8 +103,8 @@ entries(struct cli *c)
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
-		&c->no_parent,	 &c->quiet,	       &c->version,
-		&c->args,
+		&c->no_parent,	 &c->passthrough,      &c->status_header,
+		&c->quiet,	 &c->version,	       &c->args,
 	};
 	guint i;
 
@@ -110,7 +120,8 @@ static const char summary[] =
 	"\n"
 	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
 	"message; 2 usage or unreadable input; 74 output not written;\n"
-	"75 source temporarily unavailable.";
+	"75 source temporarily unavailable. With --passthrough: 0 unless the\n"
+	"mail itself could not be copied to stdout.";
 
 static GPtrArray *
 split_list(const char *v)
@@ -214,12 +225,63 @@ read_stdin_message(struct message **out)
 	return LORE_OK;
 }
 
+/*
+ * Gather the thread of @target from the sources and run the am job. Takes
+ * @piped (the message read from stdin, or NULL).
+ */
+static int
+work(struct cli *c, struct config *cfg, struct message *piped,
+     const char *target, struct amjob_result *res)
+{
+	struct amjob_opts o = { 0 };
+	struct thread *t;
+	guint i;
+	int rc;
+
+	if (!c->mboxes) {
+		lore_err("no thread source: give -m MBOX (fetching from an archive is not built yet)");
+		message_free(piped);
+		return LORE_EUSAGE;
+	}
+	t = thread_new();
+	if (piped)
+		thread_add(t, piped, "stdin");
+	for (i = 0; c->mboxes[i]; i++) {
+		struct source *src = source_mbox_new(c->mboxes[i]);
+		GError *err = NULL;
+
+		rc = source_fetch(src, target, t, &err);
+		source_free(src);
+		if (rc) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+			thread_free(t);
+			return rc;
+		}
+	}
+	if (target) {
+		if (!thread_get(t, target)) {
+			g_autofree char *s = lore_term_safe(target, -1);
+
+			lore_err("message <%s> is not in the given mailboxes", s);
+			thread_free(t);
+			return LORE_ENOTFOUND;
+		}
+		thread_prune(t, target, c->no_parent);
+	}
+	fill_opts(&o, c, cfg);
+	o.target = target;
+	o.result = res;
+	rc = amjob_run(t, &o);
+	clear_opts(&o);
+	thread_free(t);
+	return rc;
+}
+
 static int
 run(struct cli *c)
 {
-	struct amjob_opts o = { 0 };
 	struct config *cfg;
-	struct thread *t;
 	struct message *piped = NULL;
 	g_autofree char *target = NULL;
 	gboolean stdin_mbox = FALSE;
@@ -256,45 +318,117 @@ run(struct cli *c)
 		if (piped)
 			target = g_strdup(piped->msgid);
 	}
-	if (!c->mboxes) {
-		lore_err("no thread source: give -m MBOX (fetching from an archive is not built yet)");
-		message_free(piped);
+	cfg = config_load();
+	rc = work(c, cfg, piped, target, NULL);
+	config_free(cfg);
+	return rc;
+}
+
+/* The series work of --passthrough, on the message kept in @pt. */
+static int
+passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
+		 struct amjob_result *res)
+{
+	const guint8 *p = pt->buf->data;
+	struct message *msg;
+	GError *err = NULL;
+	guint i;
+
+	if (!pt->eof) {
+		lore_err("the message is larger than %zu MiB: copied through without the series work",
+			 PASSTHROUGH_MAX >> 20);
 		return LORE_EUSAGE;
 	}
-	t = thread_new();
-	if (piped)
-		thread_add(t, piped, "stdin");
-	for (i = 0; c->mboxes[i]; i++) {
-		struct source *src = source_mbox_new(c->mboxes[i]);
-		GError *err = NULL;
-
-		rc = source_fetch(src, target, t, &err);
-		source_free(src);
-		if (rc) {
-			lore_err("%s", err->message);
-			g_error_free(err);
-			thread_free(t);
-			return rc;
+	if (!pt->buf->len) {
+		lore_err("no message on standard input");
+		return LORE_EUSAGE;
+	}
+	if (c->args && c->args[0]) {
+		lore_err("--passthrough takes the message on standard input, not a MSGID");
+		return LORE_EUSAGE;
+	}
+	if (!c->outdir) {
+		lore_err("--passthrough needs -o DIR: standard output carries the mail");
+		return LORE_EUSAGE;
+	}
+	for (i = 0; c->mboxes && c->mboxes[i]; i++) {
+		if (!strcmp(c->mboxes[i], "-")) {
+			lore_err("--passthrough reads the mail on standard input: -m - cannot be used");
+			return LORE_EUSAGE;
 		}
 	}
-	if (target) {
-		if (!thread_get(t, target)) {
-			g_autofree char *s = lore_term_safe(target, -1);
-
-			lore_err("message <%s> is not in the given mailboxes", s);
-			thread_free(t);
-			return LORE_ENOTFOUND;
-		}
-		thread_prune(t, target, c->no_parent);
+	msg = message_parse((const char *)p, pt->buf->len, &err);
+	if (!msg) {
+		lore_err("standard input: %s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
 	}
-	cfg = config_load();
-	fill_opts(&o, c, cfg);
-	o.target = target;
-	rc = amjob_run(t, &o);
-	clear_opts(&o);
+	if (!msg->msgid) {
+		lore_err("standard input: the message has no usable Message-ID");
+		message_free(msg);
+		return LORE_EUSAGE;
+	}
+	{
+		g_autofree char *target = g_strdup(msg->msgid);
+
+		return work(c, cfg, msg, target, res);
+	}
+}
+
+/*
+ * --passthrough: the mail goes out as it came in, whatever happens to the
+ * series work; the exit status is not 0 only when the mail itself could not
+ * be copied, so that the delivery agent keeps its own copy. With @usage_rc
+ * set the options were wrong: report nothing more, just copy.
+ */
+static int
+run_passthrough(struct cli *c, int usage_rc)
+{
+	struct passthrough pt;
+	struct amjob_result res = { 0 };
+	struct config *cfg = NULL;
+	g_autofree char *status = NULL;
+	GError *err = NULL;
+	gboolean header = FALSE;
+	int rc = usage_rc, copy_rc = LORE_OK;
+
+	/* a closed stdout must give an error we report, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	if (!passthrough_read(&pt, STDIN_FILENO, PASSTHROUGH_MAX, &err)) {
+		lore_err("%s", err->message);
+		copy_rc = err->code;
+		rc = err->code;
+		g_clear_error(&err);
+	}
+	if (!usage_rc) {
+		cfg = config_load();
+		header = c->status_header ||
+			 config_bool(config_get(cfg, "status-header", NULL));
+		if (!rc)
+			rc = passthrough_work(c, cfg, &pt, &res);
+		if (header)
+			status = passthrough_status(&res, rc);
+	}
+	if (!passthrough_write(&pt, STDOUT_FILENO, status, &err)) {
+		lore_err("%s", err->message);
+		copy_rc = err->code;
+		g_clear_error(&err);
+	}
+	amjob_result_clear(&res);
+	passthrough_clear(&pt);
 	config_free(cfg);
-	thread_free(t);
-	return rc;
+	return copy_rc;
+}
+
+static gboolean
+has_passthrough(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--passthrough"))
+			return TRUE;
+	return FALSE;
 }
 
 int
@@ -303,6 +437,7 @@ main(int argc, char **argv)
 	struct cli c = { 0 };
 	GOptionContext *ctx;
 	GError *err = NULL;
+	gboolean filter = has_passthrough(argc, argv);
 	int rc;
 
 	ctx = g_option_context_new("[MSGID|URL]");
@@ -312,7 +447,8 @@ main(int argc, char **argv)
 		lore_err("%s (see lore-am --help)", err->message);
 		g_error_free(err);
 		g_option_context_free(ctx);
-		return LORE_EUSAGE;
+		/* a mail filter with a typo in its options still delivers */
+		return filter ? run_passthrough(&c, LORE_EUSAGE) : LORE_EUSAGE;
 	}
 	g_option_context_free(ctx);
 	if (c.version) {
@@ -321,11 +457,13 @@ main(int argc, char **argv)
 	}
 	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
-		return LORE_EUSAGE;
+		return c.passthrough ? run_passthrough(&c, LORE_EUSAGE)
+				     : LORE_EUSAGE;
 	}
-	lore_quiet = c.quiet;
+	/* a filter's stderr goes to a log: only errors belong there */
+	lore_quiet = c.quiet || c.passthrough;
 	g_mime_init();
-	rc = run(&c);
+	rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run(&c);
 	g_mime_shutdown();
 	g_strfreev(c.mboxes);
 	g_strfreev(c.args);
