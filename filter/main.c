@@ -244,8 +244,6 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		return LORE_EUSAGE;
 	}
 	t = thread_new();
-	if (piped)
-		thread_add(t, piped, "stdin");
 	for (i = 0; c->mboxes[i]; i++) {
 		struct source *src = source_mbox_new(c->mboxes[i]);
 		GError *err = NULL;
@@ -255,10 +253,20 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		if (rc) {
 			lore_err("%s", err->message);
 			g_error_free(err);
+			message_free(piped);
 			thread_free(t);
 			return rc;
 		}
 	}
+	/*
+	 * The piped message comes last: trailers are added in the order the
+	 * thread received them, and that order must not depend on which
+	 * message of the thread the user happened to pipe. When the sources
+	 * hold it too, their copy wins; when they do not (a mail being
+	 * delivered), it is the newest.
+	 */
+	if (piped)
+		thread_add(t, piped, "stdin");
 	if (target) {
 		if (!thread_get(t, target)) {
 			g_autofree char *s = lore_term_safe(target, -1);
