@@ -33,6 +33,8 @@ LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o \
 	   filter/passthrough.o
 HEADERS = $(wildcard filter/*.h)
+SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
+	   hooks/maildrop notmuch/lore-am.el
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
 
 all: lore-am
@@ -59,8 +61,10 @@ example: lore-am
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am $(DESTDIR)$(BINDIR)/lore-am
+	install -m 755 lore-am hooks/lore-am-pipe $(DESTDIR)$(BINDIR)/
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
+	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
+	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new
 
 deps:
 	.ci/install-deps
