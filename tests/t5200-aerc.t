@@ -72,7 +72,8 @@ is "$(git -C "$repo" rev-parse HEAD) $(git -C "$repo" status --porcelain | wc -l
 # prints just before it exits, so here only the file is checked)
 rm -rf "$HOME/patches"
 tmux_keys Enter
-tmux_wait '^Subject: ' 10 >/dev/null
+# the part is shown last; keys pressed before that may be lost
+tmux_wait 'What would you like to do' 10 >/dev/null
 tmux_keys M-a
 for _ in $(seq 100); do
 	[ -e "$HOME/patches" ] && tmux_screen | grep -q 'Process complete' &&
