@@ -14,7 +14,7 @@ for m in procmail maildrop; do
 done
 [ -n "$mdas" ] || skip_all "neither procmail nor maildrop installed"
 set -- $mdas
-plan $((10 * $#))
+plan $((11 * $#))
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -44,6 +44,7 @@ p1of3=$(grep -l '^Message-I[dD]: <20240101120000.1.v1-OTHER@example.org>' \
 	"$TRASH"/in-two/cur/*)
 
 # rc FILE MDA FOLDER [VAR=VALUE...]: a test rc file delivering to FOLDER
+# (with plain=1: without lore-am)
 rc() {
 	_f=$1 _m=$2 _dir=$3
 	shift 3
@@ -54,7 +55,8 @@ rc() {
 			echo "PATH=$PATH"
 			echo "LOGFILE=$TRASH/$_m.log"
 			for v in "$@"; do echo "${v%%=*}=\"${v#*=}\""; done
-			echo "INCLUDERC=$SRC_DIR/hooks/procmailrc"
+			[ -n "${plain:-}" ] ||
+				echo "INCLUDERC=$SRC_DIR/hooks/procmailrc"
 			echo ":0"
 			echo "$_dir/"
 		} >"$_f"
@@ -62,7 +64,8 @@ rc() {
 		{
 			echo "PATH=\"$PATH\""
 			for v in "$@"; do echo "${v%%=*}=\"${v#*=}\""; done
-			echo "include \"$SRC_DIR/hooks/maildrop\""
+			[ -n "${plain:-}" ] ||
+				echo "include \"$SRC_DIR/hooks/maildrop\""
 			echo "to \"$_dir\""
 		} >"$_f"
 	fi
@@ -127,6 +130,16 @@ for m in "$@"; do
 	deliver "$m" "$TRASH/$m-hdr.rc" "$TRASH/lunch"
 	check "$m, filter: a mail that is no patch is left alone" \
 		cmp "$(newest "$box")" "$TRASH/lunch"
+
+	# a mail that does not end with a newline: as the agent alone
+	# would deliver it
+	printf 'Subject: [PATCH] x\nMessage-ID: <nonl@example.org>\n\nno newline' \
+		>"$TRASH/nonl"
+	plain=1 rc "$TRASH/$m-plain.rc" "$m" "$TRASH/$m-plain"
+	deliver "$m" "$TRASH/$m-plain.rc" "$TRASH/nonl"
+	deliver "$m" "$TRASH/$m-hdr.rc" "$TRASH/nonl"
+	sed 1d "$(newest "$box")" | cmp -s - "$(newest "$TRASH/$m-plain")"
+	ok $? "$m, filter: a mail without final newline is delivered as without lore-am"
 
 	# 3. failures: the mail comes through as it was
 	: >"$TRASH/a-file"
