@@ -47,9 +47,11 @@ LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o \
-	   filter/nm.o filter/sources.o
+	   filter/nm.o filter/sources.o filter/passthrough.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 HEADERS = $(wildcard filter/*.h)
+SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
+	   hooks/maildrop notmuch/lore-am.el
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
 
 all: lore-am
@@ -76,8 +78,10 @@ example: lore-am
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am $(DESTDIR)$(BINDIR)/lore-am
+	install -m 755 lore-am hooks/lore-am-pipe $(DESTDIR)$(BINDIR)/
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
+	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
+	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new
 
 deps:
 	.ci/install-deps

@@ -73,12 +73,12 @@ report_missing(struct series *ser, GHashTable *pick,
 static void
 report_mismatches(struct series_set *s)
 {
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
+	GHashTable *seen;
 	guint i;
 
 	if (!s->mismatches->len)
 		return;
+	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	lore_info("---");
 	lore_info("NOTE: some trailers ignored due to from/email mismatches:");
 	for (i = 0; i < s->mismatches->len; i++) {
@@ -170,6 +170,33 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 	return LORE_OK;
 }
 
+void
+amjob_result_clear(struct amjob_result *r)
+{
+	if (r->missing)
+		g_array_unref(r->missing);
+	g_free(r->stem);
+	memset(r, 0, sizeof(*r));
+}
+
+static void
+note_result(struct series *ser, struct amjob_result *r)
+{
+	guint i;
+
+	r->revision = ser->revision;
+	r->expected = ser->expected;
+	r->present = 0;
+	for (i = 1; i < ser->slots->len; i++)
+		if (g_array_index(ser->slots, struct series_entry, i).p)
+			r->present++;
+	if (r->missing)
+		g_array_unref(r->missing);
+	r->missing = series_missing(ser);
+	g_free(r->stem);
+	r->stem = writer_slug(ser);
+}
+
 int
 amjob_run(struct thread *t, const struct amjob_opts *o)
 {
@@ -195,6 +222,8 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		rc = LORE_ENOTFOUND;
 		goto out;
 	}
+	if (o->result)
+		note_result(ser, o->result);
 	report_revisions(s, ser, o);
 	if (o->cherry_pick) {
 		pick = series_cherrypick(ser, o->cherry_pick, o->target, &err);
@@ -256,6 +285,8 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 			say_safe(" Link: ", link);
 		}
 	}
+	if (o->result)
+		o->result->written = TRUE;
 	report_base(ser, branch, mbx);
 out:
 	g_clear_error(&err);

@@ -68,3 +68,15 @@ config_get(struct config *c, const char *key, const char *b4key)
 	}
 	return v;
 }
+
+gboolean
+config_bool(const char *value)
+{
+	if (!value)
+		return FALSE;
+	if (!g_ascii_strcasecmp(value, "true") ||
+	    !g_ascii_strcasecmp(value, "yes") ||
+	    !g_ascii_strcasecmp(value, "on"))
+		return TRUE;
+	return g_ascii_strtoll(value, NULL, 10) != 0;
+}

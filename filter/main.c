@@ -9,6 +9,7 @@
 #include "message.h"
 #include "msgid.h"
 #include "nm.h"
+#include "passthrough.h"
 #include "source.h"
 #include "sources.h"
 #include "thread.h"
@@ -55,6 +56,8 @@ struct cli {
 	char *maildir;
 	char *append;
 	gboolean seen;
+	gboolean passthrough;
+	gboolean status_header;
 	char **args;
 };
 
@@ -111,6 +114,12 @@ entries(struct cli *c)
 		  "MBOX" },
 		{ "seen", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "With --maildir: flag the delivered messages as seen", NULL },
+		{ "passthrough", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Mail filter: copy the message on stdin to stdout unchanged, write the series into -o DIR, exit 0 even when that fails",
+		  NULL },
+		{ "status-header", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "With --passthrough, add an X-Lore-Am: header saying what was found",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -126,8 +135,9 @@ entries(struct cli *c)
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
 		&c->no_parent,	 &c->thread,	       &c->maildir,
-		&c->append,	 &c->seen,	       &c->quiet,
-		&c->version,	 &c->args,
+		&c->append,	 &c->seen,	       &c->passthrough,
+		&c->status_header, &c->quiet,	       &c->version,
+		&c->args,
 	};
 	guint i;
 
@@ -145,7 +155,8 @@ static const char summary[] =
 	"\n"
 	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
 	"message; 2 usage or unreadable input; 74 output not written;\n"
-	"75 source temporarily unavailable or mailbox locked.\n"
+	"75 source temporarily unavailable or mailbox locked. With\n"
+	"--passthrough: 0 unless the mail itself could not be copied.\n"
 	"\n"
 	"Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
 	"mailbox's locks (default 10).";
@@ -408,23 +419,23 @@ gather(const struct cli *c, struct sources *s, const char *target,
 
 	*out = NULL;
 	/*
-	 * The am job wants the piped copy the user is looking at; a reader of
-	 * the thread wants the sources' copies, untouched by the mail client
-	 * (which may have added Status: and the like), so there it comes last
-	 * and only fills in for a message the sources lack.
+	 * The piped message goes in first, so that the sources can use it
+	 * (notmuch finds a thread through the ids it answers), but only
+	 * provisionally: a source's copy, untouched by the mail client,
+	 * replaces it, and what is left moves to the end, so that neither the
+	 * thread's order nor the trailers' depends on which message of the
+	 * thread the user happened to pipe.
 	 */
-	if (piped && !c->thread)
-		thread_add(t, g_steal_pointer(&piped), "stdin");
+	if (piped)
+		thread_add_provisional(t, g_steal_pointer(&piped), "stdin");
 	rc = sources_gather(s, target, t, &err);
 	if (rc) {
 		lore_err("%s", err->message);
 		g_error_free(err);
-		message_free(piped);
 		thread_free(t);
 		return rc;
 	}
-	if (piped)
-		thread_add(t, g_steal_pointer(&piped), "stdin");
+	thread_settle(t);
 	for (i = 0; i < s->notes->len; i++)
 		lore_info("NOTE: %s", (char *)s->notes->pdata[i]);
 	if (!s->asked->len) {
@@ -455,66 +466,34 @@ gather(const struct cli *c, struct sources *s, const char *target,
 	return LORE_OK;
 }
 
+/*
+ * Gather the thread of @target from the sources and run the job asked for.
+ * Takes @piped (the message read from stdin, or NULL).
+ */
 static int
-run(struct cli *c)
+work(struct cli *c, struct config *cfg, struct message *piped,
+     const char *target, struct amjob_result *res)
 {
 	struct amjob_opts o = { 0 };
-	struct config *cfg;
-	struct sources *srcs = NULL;
+	struct sources *srcs;
 	struct thread *t = NULL;
-	struct message *piped = NULL;
-	g_autofree char *target = NULL;
 	enum sources_mode mode;
-	gboolean stdin_mbox = FALSE;
-	guint i;
 	int rc;
 
-	for (i = 0; c->mboxes && c->mboxes[i]; i++)
-		if (!strcmp(c->mboxes[i], "-"))
-			stdin_mbox = TRUE;
-	if (c->args && c->args[0] && c->args[1]) {
-		lore_err("expected at most one MSGID or URL, got '%s' too",
-			 c->args[1]);
-		return LORE_EUSAGE;
-	}
-	cfg = config_load();
 	rc = choose_mode(c, cfg, &mode);
-	if (rc)
-		goto out;
-	if (c->args && c->args[0]) {
-		target = msgid_from_arg(c->args[0]);
-		if (!target) {
-			g_autofree char *s = lore_term_safe(c->args[0], -1);
-
-			lore_err("'%s' is not a Message-ID or archive URL", s);
-			rc = LORE_EUSAGE;
-			goto out;
-		}
-	} else if (stdin_mbox) {
-		lore_err("with -m -, give the Message-ID as an argument");
-		rc = LORE_EUSAGE;
-		goto out;
-	} else if (!c->mboxes || !isatty(STDIN_FILENO)) {
-		rc = read_stdin_message(&piped);
-		if (rc)
-			goto out;
-		if (!piped && !c->mboxes) {
-			lore_err("no message on standard input and no MSGID given");
-			rc = LORE_EUSAGE;
-			goto out;
-		}
-		if (piped)
-			target = g_strdup(piped->msgid);
+	if (rc) {
+		message_free(piped);
+		return rc;
+	}
+	if (c->thread && !target) {
+		lore_err("--thread needs a message: pipe one in or give its Message-ID");
+		message_free(piped);
+		return LORE_EUSAGE;
 	}
 	srcs = sources_new();
 	srcs->use_version = c->use_version;
 	srcs->no_parent = c->no_parent;
 	srcs->whole_thread = c->thread;
-	if (c->thread && !target) {
-		lore_err("--thread needs a message: pipe one in or give its Message-ID");
-		rc = LORE_EUSAGE;
-		goto out;
-	}
 	rc = add_sources(c, mode, target, srcs);
 	if (rc) {
 		message_free(piped);
@@ -529,13 +508,167 @@ run(struct cli *c)
 	}
 	fill_opts(&o, c, cfg);
 	o.target = target;
+	o.result = res;
 	rc = amjob_run(t, &o);
 	clear_opts(&o);
 out:
 	sources_free(srcs);
-	config_free(cfg);
 	thread_free(t);
 	return rc;
+}
+
+static int
+run(struct cli *c)
+{
+	struct config *cfg;
+	struct message *piped = NULL;
+	g_autofree char *target = NULL;
+	gboolean stdin_mbox = FALSE;
+	guint i;
+	int rc;
+
+	for (i = 0; c->mboxes && c->mboxes[i]; i++)
+		if (!strcmp(c->mboxes[i], "-"))
+			stdin_mbox = TRUE;
+	if (c->args && c->args[0] && c->args[1]) {
+		g_autofree char *s = lore_term_safe(c->args[1], -1);
+
+		lore_err("expected at most one MSGID or URL, got '%s' too", s);
+		return LORE_EUSAGE;
+	}
+	if (c->args && c->args[0]) {
+		target = msgid_from_arg(c->args[0]);
+		if (!target) {
+			g_autofree char *s = lore_term_safe(c->args[0], -1);
+
+			lore_err("'%s' is not a Message-ID or archive URL", s);
+			return LORE_EUSAGE;
+		}
+	} else if (stdin_mbox) {
+		lore_err("with -m -, give the Message-ID as an argument");
+		return LORE_EUSAGE;
+	} else if (!c->mboxes || !isatty(STDIN_FILENO)) {
+		rc = read_stdin_message(&piped);
+		if (rc)
+			return rc;
+		if (!piped && !c->mboxes) {
+			lore_err("no message on standard input and no MSGID given");
+			return LORE_EUSAGE;
+		}
+		if (piped)
+			target = g_strdup(piped->msgid);
+	}
+	cfg = config_load();
+	rc = work(c, cfg, piped, target, NULL);
+	config_free(cfg);
+	return rc;
+}
+
+/* The series work of --passthrough, on the message kept in @pt. */
+static int
+passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
+		 struct amjob_result *res)
+{
+	const guint8 *p = pt->buf->data;
+	struct message *msg;
+	GError *err = NULL;
+	guint i;
+
+	if (!pt->eof) {
+		lore_err("the message is larger than %zu MiB: copied through without the series work",
+			 PASSTHROUGH_MAX >> 20);
+		return LORE_EUSAGE;
+	}
+	if (!pt->buf->len) {
+		lore_err("no message on standard input");
+		return LORE_EUSAGE;
+	}
+	if (c->args && c->args[0]) {
+		lore_err("--passthrough takes the message on standard input, not a MSGID");
+		return LORE_EUSAGE;
+	}
+	if (!c->outdir) {
+		lore_err("--passthrough needs -o DIR: standard output carries the mail");
+		return LORE_EUSAGE;
+	}
+	for (i = 0; c->mboxes && c->mboxes[i]; i++) {
+		if (!strcmp(c->mboxes[i], "-")) {
+			lore_err("--passthrough reads the mail on standard input: -m - cannot be used");
+			return LORE_EUSAGE;
+		}
+	}
+	msg = message_parse((const char *)p, pt->buf->len, &err);
+	if (!msg) {
+		lore_err("standard input: %s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	if (!msg->msgid) {
+		lore_err("standard input: the message has no usable Message-ID");
+		message_free(msg);
+		return LORE_EUSAGE;
+	}
+	{
+		g_autofree char *target = g_strdup(msg->msgid);
+
+		return work(c, cfg, msg, target, res);
+	}
+}
+
+/*
+ * --passthrough: the mail goes out as it came in, whatever happens to the
+ * series work; the exit status is not 0 only when the mail itself could not
+ * be copied, so that the delivery agent keeps its own copy. With @usage_rc
+ * set the options were wrong: report nothing more, just copy.
+ */
+static int
+run_passthrough(struct cli *c, int usage_rc)
+{
+	struct passthrough pt;
+	struct amjob_result res = { 0 };
+	struct config *cfg = NULL;
+	g_autofree char *status = NULL;
+	GError *err = NULL;
+	gboolean header = FALSE;
+	int rc = usage_rc, copy_rc = LORE_OK;
+
+	/* a closed stdout must give an error we report, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	if (!passthrough_read(&pt, STDIN_FILENO, PASSTHROUGH_MAX, &err)) {
+		lore_err("%s", err->message);
+		copy_rc = err->code;
+		rc = err->code;
+		g_clear_error(&err);
+	}
+	if (!usage_rc) {
+		cfg = config_load();
+		header = c->status_header ||
+			 config_bool(config_get(cfg, "status-header", NULL));
+		if (!rc)
+			rc = passthrough_work(c, cfg, &pt, &res);
+		if (header)
+			status = passthrough_status(&res, rc);
+	}
+	if (!passthrough_write(&pt, STDOUT_FILENO, status, &err)) {
+		lore_err("%s", err->message);
+		copy_rc = err->code;
+		g_clear_error(&err);
+	}
+	amjob_result_clear(&res);
+	passthrough_clear(&pt);
+	config_free(cfg);
+	return copy_rc;
+}
+
+static gboolean
+has_passthrough(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--passthrough"))
+			return TRUE;
+	return FALSE;
 }
 
 int
@@ -544,6 +677,7 @@ main(int argc, char **argv)
 	struct cli c = { 0 };
 	GOptionContext *ctx;
 	GError *err = NULL;
+	gboolean filter = has_passthrough(argc, argv);
 	int rc;
 
 	ctx = g_option_context_new("[MSGID|URL]");
@@ -553,7 +687,8 @@ main(int argc, char **argv)
 		lore_err("%s (see lore-am --help)", err->message);
 		g_error_free(err);
 		g_option_context_free(ctx);
-		return LORE_EUSAGE;
+		/* a mail filter with a typo in its options still delivers */
+		return filter ? run_passthrough(&c, LORE_EUSAGE) : LORE_EUSAGE;
 	}
 	g_option_context_free(ctx);
 	if (c.version) {
@@ -566,15 +701,16 @@ main(int argc, char **argv)
 	} else {
 		rc = check_thread_opts(&c);
 	}
-	if (!rc) {
-		lore_quiet = c.quiet;
-		/* a file size limit must fail the write (EFBIG), not kill us
-		 * halfway: the temporary file is then removed and reported */
-		signal(SIGXFSZ, SIG_IGN);
-		g_mime_init();
-		rc = run(&c);
-		g_mime_shutdown();
-	}
+	if (rc)
+		return c.passthrough ? run_passthrough(&c, rc) : rc;
+	/* a filter's stderr goes to a log: only errors belong there */
+	lore_quiet = c.quiet || c.passthrough;
+	/* a file size limit must fail the write (EFBIG), not kill us
+	 * halfway: the temporary file is then removed and reported */
+	signal(SIGXFSZ, SIG_IGN);
+	g_mime_init();
+	rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run(&c);
+	g_mime_shutdown();
 	g_strfreev(c.mboxes);
 	g_strfreev(c.args);
 	g_free(c.cherry_pick);

@@ -34,6 +34,7 @@ struct message {
 	gboolean body_done;
 	guint seq;          /* order in which the thread received it */
 	const char *origin; /* static name of the source that supplied it */
+	gboolean provisional; /* piped in; a source's copy replaces it */
 };
 
 /*

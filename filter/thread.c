@@ -30,6 +30,15 @@ thread_free(struct thread *t)
 	g_free(t);
 }
 
+static void
+renumber(struct thread *t)
+{
+	guint i;
+
+	for (i = 0; i < t->msgs->len; i++)
+		((struct message *)t->msgs->pdata[i])->seq = i;
+}
+
 struct message *
 thread_add(struct thread *t, struct message *m, const char *origin)
 {
@@ -39,15 +48,54 @@ thread_add(struct thread *t, struct message *m, const char *origin)
 		return NULL;
 	}
 	if (g_hash_table_contains(t->by_id, m->msgid)) {
-		t->dups++;
-		message_free(m);
-		return NULL;
+		struct message *old = g_hash_table_lookup(t->by_id, m->msgid);
+
+		if (!old->provisional) {
+			t->dups++;
+			message_free(m);
+			return NULL;
+		}
+		/* a source's copy of the piped message takes its place */
+		g_hash_table_remove(t->by_id, old->msgid);
+		g_ptr_array_remove(t->msgs, old);
+		renumber(t);
 	}
 	m->origin = origin;
 	m->seq = t->msgs->len;
 	g_ptr_array_add(t->msgs, m);
 	g_hash_table_insert(t->by_id, m->msgid, m);
 	return m;
+}
+
+struct message *
+thread_add_provisional(struct thread *t, struct message *m,
+		       const char *origin)
+{
+	struct message *k = thread_add(t, m, origin);
+
+	if (k)
+		k->provisional = TRUE;
+	return k;
+}
+
+void
+thread_settle(struct thread *t)
+{
+	guint i, n = t->msgs->len;
+
+	for (i = 0; i < n;) {
+		struct message *m = t->msgs->pdata[i];
+
+		if (m->provisional) {
+			m->provisional = FALSE;
+			g_ptr_array_steal_index(t->msgs, i);
+			g_ptr_array_add(t->msgs, m);
+			n--;
+		} else {
+			i++;
+		}
+	}
+	renumber(t);
 }
 
 struct message *
@@ -213,8 +261,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	dropped = t->msgs->len - keep->len;
 	g_ptr_array_free(t->msgs, TRUE);
 	t->msgs = keep;
-	for (i = 0; i < keep->len; i++)
-		((struct message *)keep->pdata[i])->seq = i;
+	renumber(t);
 	if (cut)
 		g_hash_table_destroy(cut);
 	g_free(in);

@@ -31,6 +31,17 @@ void thread_free(struct thread *t);
 struct message *thread_add(struct thread *t, struct message *m,
 			   const char *origin);
 
+/*
+ * Add the message a mail client piped in, provisionally: sources that run
+ * after it can find it in the thread, and a copy of it that a source then
+ * supplies replaces it. thread_settle() moves what is still provisional to
+ * the end, so the order of the thread never depends on which message was
+ * piped.
+ */
+struct message *thread_add_provisional(struct thread *t, struct message *m,
+				       const char *origin);
+void thread_settle(struct thread *t);
+
 /* Parse raw bytes and add them; NULL when not kept. */
 struct message *thread_add_raw(struct thread *t, const char *buf, size_t len,
 			       const char *origin);

@@ -29,7 +29,7 @@ is "$?" 0 "the series from the mbox (reference)"
 is "$?" 0 "-N with the patch piped in"
 same_file "$TRASH/out.mbx" "$TRASH/ref.mbx" "same series as from the mbox"
 check "summary names the sources and their counts" \
-	grep -qx 'Sources: stdin 1 message, notmuch 25 messages' "$TRASH/err"
+	grep -qx 'Sources: notmuch 26 messages' "$TRASH/err"
 
 (cd "$G/repo" && git checkout -q -b t base && git am -q "$TRASH/out.mbx") \
 	>"$TRASH/am.out" 2>&1
