@@ -27,7 +27,7 @@ ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
+LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o
