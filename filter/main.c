@@ -5,6 +5,7 @@
  */
 #include "amjob.h"
 #include "config.h"
+#include "lore.h"
 #include "mbox.h"
 #include "message.h"
 #include "msgid.h"
@@ -27,6 +28,10 @@
 
 struct cli {
 	char **mboxes;
+	char *lore;
+	char **fallbacks;
+	gboolean no_cache;
+	gboolean offline;
 	int use_version;
 	char *cherry_pick;
 	gboolean cover_trailers;
@@ -51,6 +56,17 @@ entries(struct cli *c)
 		{ "mbox", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
 		  "Read the thread from this mbox file, maildir, or - (stdin); repeatable",
 		  "PATH" },
+		{ "lore", 'L', 0, G_OPTION_ARG_STRING, NULL,
+		  "Fetch the thread from this public-inbox archive, %s for the Message-ID (default: " LORE_DEFAULT_MASK ")",
+		  "URL" },
+		{ "fallback", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+		  "A mirror archive tried when the one before is down or failing; repeatable",
+		  "URL" },
+		{ "no-cache", 'C', 0, G_OPTION_ARG_NONE, NULL,
+		  "Neither read nor write the cache of fetched threads", NULL },
+		{ "offline", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Never use the network: the cache and -m mailboxes only",
+		  NULL },
 		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
 		  "Use revision N of the series instead of the latest", "N" },
 		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
@@ -89,7 +105,9 @@ entries(struct cli *c)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	void *targets[] = {
-		&c->mboxes,	 &c->use_version,      &c->cherry_pick,
+		&c->mboxes,	 &c->lore,	       &c->fallbacks,
+		&c->no_cache,	 &c->offline,	       &c->use_version,
+		&c->cherry_pick,
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
@@ -105,8 +123,10 @@ entries(struct cli *c)
 
 static const char summary[] =
 	"Reads a patch mail on stdin (or takes a Message-ID or archive URL),\n"
-	"gathers its thread, and writes the latest revision of the series,\n"
-	"with the reviewers' trailers added, as an mbox that git am applies.\n"
+	"gathers its thread (from lore.kernel.org or another public-inbox\n"
+	"archive, or from -m mailboxes), and writes the latest revision of\n"
+	"the series, with the reviewers' trailers added, as an mbox that\n"
+	"git am applies.\n"
 	"\n"
 	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
 	"message; 2 usage or unreadable input; 74 output not written;\n"
@@ -214,15 +234,83 @@ read_stdin_message(struct message **out)
 	return LORE_OK;
 }
 
+/* The archive's settings: git config, then the command line. */
+static int
+setup_lore(struct lore_opts *lo, const struct cli *c, struct config *cfg)
+{
+	GError *err = NULL;
+	guint i;
+
+	if (!lore_opts_load(lo, cfg, &err) ||
+	    (c->lore && !lore_opts_set_mask(lo, c->lore, &err))) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	for (i = 0; c->fallbacks && c->fallbacks[i]; i++) {
+		if (!lore_opts_add_mirror(lo, c->fallbacks[i], i, &err)) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+			return LORE_EUSAGE;
+		}
+	}
+	lo->no_cache = c->no_cache;
+	lo->offline = c->offline;
+	lo->progress = !c->quiet && isatty(STDERR_FILENO);
+	return LORE_OK;
+}
+
+/*
+ * Ask each source in turn: the mailboxes first, the archive to complete
+ * them. The archive not knowing the id is no error when a mailbox had it.
+ */
+static int
+gather(const struct cli *c, struct source *archive, const char *target,
+       struct thread *t)
+{
+	GPtrArray *srcs = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)source_free);
+	guint i;
+	int rc = LORE_OK;
+
+	for (i = 0; c->mboxes && c->mboxes[i]; i++)
+		g_ptr_array_add(srcs, source_mbox_new(c->mboxes[i]));
+	for (i = 0; i < srcs->len && !rc; i++) {
+		GError *err = NULL;
+
+		rc = source_fetch(srcs->pdata[i], target, t, &err);
+		if (rc) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+		}
+	}
+	if (!rc && archive) {
+		GError *err = NULL;
+
+		rc = source_fetch(archive, target, t, &err);
+		if (rc == LORE_ENOTFOUND && thread_get(t, target) &&
+		    srcs->len) {
+			rc = LORE_OK;
+		} else if (rc) {
+			lore_err("%s", err->message);
+		}
+		g_clear_error(&err);
+	}
+	g_ptr_array_free(srcs, TRUE);
+	return rc;
+}
+
 static int
 run(struct cli *c)
 {
 	struct amjob_opts o = { 0 };
-	struct config *cfg;
-	struct thread *t;
+	struct lore_opts lo = { 0 };
+	struct config *cfg = NULL;
+	struct thread *t = NULL;
+	struct source *archive = NULL;
 	struct message *piped = NULL;
 	g_autofree char *target = NULL;
-	gboolean stdin_mbox = FALSE;
+	gboolean stdin_mbox = FALSE, use_net;
 	guint i;
 	int rc;
 
@@ -256,42 +344,45 @@ run(struct cli *c)
 		if (piped)
 			target = g_strdup(piped->msgid);
 	}
-	if (!c->mboxes) {
-		lore_err("no thread source: give -m MBOX (fetching from an archive is not built yet)");
+	/* the archive is the source unless mailboxes are given alone */
+	use_net = !c->mboxes || c->lore;
+	if (use_net && !target) {
+		lore_err("fetching from an archive needs a Message-ID: give one or pipe the message");
 		message_free(piped);
 		return LORE_EUSAGE;
 	}
+	cfg = config_load();
 	t = thread_new();
 	if (piped)
 		thread_add(t, piped, "stdin");
-	for (i = 0; c->mboxes[i]; i++) {
-		struct source *src = source_mbox_new(c->mboxes[i]);
-		GError *err = NULL;
-
-		rc = source_fetch(src, target, t, &err);
-		source_free(src);
-		if (rc) {
-			lore_err("%s", err->message);
-			g_error_free(err);
-			thread_free(t);
-			return rc;
-		}
+	if (use_net) {
+		rc = setup_lore(&lo, c, cfg);
+		if (rc)
+			goto out;
+		archive = source_lore_new(&lo);
 	}
+	rc = gather(c, use_net ? archive : NULL, target, t);
+	if (rc)
+		goto out;
 	if (target) {
 		if (!thread_get(t, target)) {
 			g_autofree char *s = lore_term_safe(target, -1);
 
-			lore_err("message <%s> is not in the given mailboxes", s);
-			thread_free(t);
-			return LORE_ENOTFOUND;
+			lore_err("message <%s> is not in the %s", s,
+				 use_net ? "thread the archive sent"
+					 : "given mailboxes");
+			rc = LORE_ENOTFOUND;
+			goto out;
 		}
 		thread_prune(t, target, c->no_parent);
 	}
-	cfg = config_load();
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	rc = amjob_run(t, &o);
 	clear_opts(&o);
+out:
+	source_free(archive);
+	lore_opts_clear(&lo);
 	config_free(cfg);
 	thread_free(t);
 	return rc;
@@ -331,5 +422,7 @@ main(int argc, char **argv)
 	g_strfreev(c.args);
 	g_free(c.cherry_pick);
 	g_free(c.outdir);
+	g_free(c.lore);
+	g_strfreev(c.fallbacks);
 	return rc;
 }
