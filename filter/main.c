@@ -9,6 +9,7 @@
 #include "mbox.h"
 #include "message.h"
 #include "msgid.h"
+#include "newer.h"
 #include "source.h"
 #include "thread.h"
 #include "util.h"
@@ -32,6 +33,8 @@ struct cli {
 	char **fallbacks;
 	gboolean no_cache;
 	gboolean offline;
+	gboolean check_newer;
+	gboolean use_newer;
 	int use_version;
 	char *cherry_pick;
 	gboolean cover_trailers;
@@ -67,6 +70,11 @@ entries(struct cli *c)
 		{ "offline", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Never use the network: the cache and -m mailboxes only",
 		  NULL },
+		{ "check-newer-revisions", 'c', 0, G_OPTION_ARG_NONE, NULL,
+		  "Ask the archive whether a newer revision of the series exists",
+		  NULL },
+		{ "use-newer", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Use the newer revision that -c finds (implies -c)", NULL },
 		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
 		  "Use revision N of the series instead of the latest", "N" },
 		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
@@ -106,8 +114,8 @@ entries(struct cli *c)
 	};
 	void *targets[] = {
 		&c->mboxes,	 &c->lore,	       &c->fallbacks,
-		&c->no_cache,	 &c->offline,	       &c->use_version,
-		&c->cherry_pick,
+		&c->no_cache,	 &c->offline,	       &c->check_newer,
+		&c->use_newer,	 &c->use_version,      &c->cherry_pick,
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
@@ -355,7 +363,7 @@ run(struct cli *c)
 	t = thread_new();
 	if (piped)
 		thread_add(t, piped, "stdin");
-	if (use_net) {
+	if (use_net || c->check_newer || c->use_newer) {
 		rc = setup_lore(&lo, c, cfg);
 		if (rc)
 			goto out;
@@ -375,6 +383,16 @@ run(struct cli *c)
 			goto out;
 		}
 		thread_prune(t, target, c->no_parent);
+	}
+	if (c->check_newer || c->use_newer) {
+		GError *err = NULL;
+
+		rc = newer_run(t, archive, &lo, c->use_newer, &err);
+		if (rc) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+			goto out;
+		}
 	}
 	fill_opts(&o, c, cfg);
 	o.target = target;
