@@ -50,6 +50,7 @@ struct xfer {
 	guint nhead;
 	GString *pending; /* inflated bytes not yet cut into messages */
 	size_t scanned;	  /* bytes of pending already searched */
+	gboolean prev_blank; /* the last line searched was blank */
 	guint64 in_bytes, out_bytes;
 	guint added;
 	long status;
@@ -89,9 +90,9 @@ add_one(const char *msg, size_t len, void *data)
 
 /*
  * Hand every complete message in pending to the thread. In mboxrd every
- * body line that starts with "From " is quoted, so an unquoted From_ line
- * ends the message before it; the blank line in front of it is framing,
- * as mbox_split() treats it.
+ * body line that starts with "From " is quoted, so a "From " line after a
+ * blank line starts the next message: mbox_split() splits there too, so
+ * cutting there first gives the same messages. The blank line is framing.
  */
 static void
 cut_messages(struct xfer *x, gboolean final)
@@ -106,9 +107,12 @@ cut_messages(struct xfer *x, gboolean final)
 		if (!nl)
 			break;
 		ll = nl - (s + pos);
-		if (pos && ll >= 5 && !memcmp(s + pos, "From ", 5) &&
-		    mbox_is_from_line(s + pos, ll))
+		if (ll && s[pos + ll - 1] == '\r')
+			ll--;
+		if (pos && x->prev_blank && ll >= 5 &&
+		    !memcmp(s + pos, "From ", 5))
 			cut = pos;
+		x->prev_blank = ll == 0;
 		pos = nl - s + 1;
 	}
 	x->scanned = pos;
@@ -117,11 +121,8 @@ cut_messages(struct xfer *x, gboolean final)
 	if (!cut)
 		return;
 	end = cut;
-	if (!final && end >= 2 && s[end - 1] == '\n' && s[end - 2] == '\n')
-		end--;
-	else if (!final && end >= 3 && s[end - 1] == '\n' &&
-		 s[end - 2] == '\r' && s[end - 3] == '\n')
-		end -= 2;
+	if (!final)
+		end -= (end >= 2 && s[end - 2] == '\r') ? 2 : 1;
 	mbox_split(s, end, add_one, x);
 	g_string_erase(x->pending, 0, cut);
 	x->scanned = final ? 0 : x->scanned - cut;

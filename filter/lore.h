@@ -35,8 +35,8 @@ struct lore_opts {
 };
 
 /*
- * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.mirrors,
- * lore-am.cache-expire (b4.cache-expire, minutes), lore-am.connect-timeout,
+ * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
+ * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire, minutes), lore-am.connect-timeout,
  * lore-am.stall-timeout (seconds), lore-am.max-size (bytes, k/m/g).
  * FALSE and @err (LORE_EUSAGE) for a value that makes no sense.
  */
@@ -46,15 +46,17 @@ void lore_opts_clear(struct lore_opts *o);
 /* Set the mask (from -L); FALSE and @err when it is not usable. */
 gboolean lore_opts_set_mask(struct lore_opts *o, const char *mask,
 			    GError **err);
-/* Add a mirror mask (from --fallback) before those from the config. */
+/* Insert a mirror mask at @pos (--fallback: before the config's ones). */
 gboolean lore_opts_add_mirror(struct lore_opts *o, const char *mask, guint pos,
 			      GError **err);
 
 /*
- * The archive source. fetch() adds the thread of the id, pruned by no one
- * (the caller keeps the reply tree), and returns LORE_ENOTFOUND when the
- * archive does not have the id, LORE_ETEMP when no server could answer,
- * LORE_EUSAGE for an answer over the size cap.
+ * The archive source. fetch() adds the whole thread public-inbox sends for
+ * the id, messages that only share its subject included (the caller keeps
+ * the reply tree, thread_prune()). It returns LORE_ENOTFOUND when the
+ * archive does not have the id (or, --offline, the cache does not),
+ * LORE_ETEMP when no server gave a sound answer, LORE_EUSAGE for an id no
+ * URL can name or a thread over the size cap.
  */
 struct source *source_lore_new(const struct lore_opts *o);
 

@@ -9,7 +9,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 39
+plan 42
 
 # ------------------------------------------------------------ test data
 # list-a (v2 inbox): a generated 3-patch series, v1 and v2 in one thread,
@@ -191,6 +191,20 @@ for id in "$ID1" "$ID3"; do
 	   cmp -s "$TRASH/w.out" "$TRASH/weird.out"; then ok 0 "id <$id> works"
 	else ok 1 "id <$id> works"; sed 's/^/# /' "$TRASH/w.err"; fi
 done
+
+# -m with -L: the mailboxes first, the archive completes them
+lore combo -C -m "$piped" -L "$PI_URL/list-a" 20240108120000.2.v2-PATCH@example.org
+same_file "$TRASH/combo.out" "$TRASH/v2.out" \
+	"-m and -L together: the archive completes a one-message mailbox"
+sed -e 's/@example\.com>/@local.example>/g' \
+	-e 's/@reviewer\.example\.net>/@local.example>/g' \
+	"$TRASH/list-b.mbox" >"$TRASH/local.mbox"
+reqs=$(pi_requests)
+lore local2 -C -m "$TRASH/local.mbox" -L "$PI_URL/list-a" '100%-2-alice@local.example'
+is "$(cat "$TRASH/local2.rc") $(($(pi_requests) - reqs))" "0 2" \
+	"an id the archive lacks (404, HEAD 404) is no error when -m has it"
+check "and the mailbox's series is written" grep -qx 'Total patches: 2' \
+	"$TRASH/local2.err"
 
 lore unknown -C no-such-id@example.org
 is "$(cat "$TRASH/unknown.rc")" 1 "an unknown id exits 1"

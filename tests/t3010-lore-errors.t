@@ -10,7 +10,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 43
+plan 46
 
 ID1='20240115-1-alice@example.com'
 cat >"$TRASH/list.mbox" <<EOF
@@ -224,6 +224,58 @@ lore badb4 -L "$MIRROR" "$ID1"
 fails badb4 2 "git config lore-am.cache-expire (or b4.cache-expire): 'soon'" \
 	"b4.cache-expire is the fallback, named in the error"
 git config --global --unset b4.cache-expire
+
+# ------------------------------------- an mboxrd cut while it streams in
+# CRLF line ends, quoted From_ lines, messages cut across the 20 slices
+{
+	printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\r\n'
+	sed 's/$/\r/' <<EOF
+From: Alice Developer <alice@example.com>
+Subject: [PATCH] hello: add greeting
+Date: Mon, 15 Jan 2024 10:00:00 +0000
+Message-ID: <crlf-1@example.com>
+
+Add a greeting.
+>From the start, and
+>>From a quote.
+
+Signed-off-by: Alice Developer <alice@example.com>
+---
+diff --git a/hello.txt b/hello.txt
+new file mode 100644
+index 0000000..ce01362
+--- /dev/null
++++ b/hello.txt
+@@ -0,0 +1 @@
++hello
+EOF
+	printf '\n'
+	for n in 2 3 4 5 6; do
+		printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\n'
+		cat <<EOF
+From: Reviewer $n <r$n@reviewer.example.net>
+Subject: Re: [PATCH] hello: add greeting
+Date: Tue, 16 Jan 2024 09:00:0$n +0000
+Message-ID: <crlf-$n@reviewer.example.net>
+In-Reply-To: <crlf-1@example.com>
+
+>From me: fine.
+Acked-by: Reviewer $n <r$n@reviewer.example.net>
+
+EOF
+	done
+} >"$TRASH/crlf.mbox"
+gzip -c "$TRASH/crlf.mbox" >"$TRASH/crlf.gz"
+tiny_start SLICED serve "$TRASH/crlf.gz" application/gzip 200 0.2 || exit 1
+lore sliced -C --mboxrd -L "http://127.0.0.1:$SLICED/list" crlf-1@example.com
+lore slicedm --mboxrd -m "$TRASH/crlf.mbox" crlf-1@example.com
+is "$(cat "$TRASH/sliced.rc") $(grep -c '^Acked-by: ' "$TRASH/sliced.out")" \
+	"0 5" "an mboxrd in slices: every message arrives"
+same_file "$TRASH/sliced.out" "$TRASH/slicedm.out" \
+	"the same as the whole file read with -m"
+check "quoted From_ lines come back quoted the same way (--mboxrd)" eval \
+	'grep -qx ">From the start, and" "$TRASH/sliced.out" &&
+	 grep -qx ">>From a quote." "$TRASH/sliced.out"'
 
 # ---------------------------------------------------------- progress line
 tiny_start SLOW serve "$TRASH/thread.gz" application/gzip 200 2 || exit 1
