@@ -2,15 +2,17 @@
 # The archive source when things go wrong: mirrors tried when a server is
 # down or answers 5xx (never on 4xx), a truncated gzip, an HTML page, a
 # server that stalls, a gzip bomb, hostile Message-IDs in the request,
-# bad settings; and the progress line, shown only on a terminal. Each
-# failure must exit with its documented status, say so in one line, and
-# write nothing to stdout or the cache.
+# bad settings; the transport rules (no redirect to file://, a redirect
+# loop ends, proxies from the environment, HTTPS verified); an mboxrd cut
+# while it streams in; and the progress line, shown only on a terminal.
+# Each failure must exit with its documented status, say so in one line,
+# and write nothing to stdout or the cache.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIR/lib-pi.sh"
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 46
+plan 51
 
 ID1='20240115-1-alice@example.com'
 cat >"$TRASH/list.mbox" <<EOF
@@ -276,6 +278,47 @@ same_file "$TRASH/sliced.out" "$TRASH/slicedm.out" \
 check "quoted From_ lines come back quoted the same way (--mboxrd)" eval \
 	'grep -qx ">From the start, and" "$TRASH/sliced.out" &&
 	 grep -qx ">>From a quote." "$TRASH/sliced.out"'
+
+# ------------------------------------------------------ transport rules
+tiny_start RFILE redirect "file:///etc/passwd" || exit 1
+lore rfile -C -L "http://127.0.0.1:$RFILE/list" "$ID1"
+fails rfile 75 "cannot fetch .*: .*[Pp]rotocol" \
+	"a redirect to file:// is not followed"
+tiny_start RLOOP redirect "/loop" || exit 1
+RLOOP_LOG=$TRASH/tiny$TINY_N.log
+lore rloop -C -L "http://127.0.0.1:$RLOOP/list" "$ID1"
+fails rloop 75 "cannot fetch .*: .*[Rr]edirects" "a redirect loop ends"
+is "$(wc -l <"$RLOOP_LOG")" 6 "after the first request and 5 redirects"
+
+tiny_start PROXY serve - text/plain 404 || exit 1
+PROXY_LOG=$TRASH/tiny$TINY_N.log
+env -u no_proxy -u NO_PROXY http_proxy="http://127.0.0.1:$PROXY" \
+	"$LORE_AM" -C -L "http://127.0.0.1:$GONE/list" "$ID1" \
+	</dev/null >"$TRASH/proxy.out" 2>"$TRASH/proxy.err"
+is "$(head -1 "$PROXY_LOG" | cut -f1)" \
+	"GET http://127.0.0.1:$GONE/list/20240115-1-alice%40example.com/t.mbox.gz HTTP/1.1" \
+	"http_proxy from the environment is used"
+
+if command -v openssl >/dev/null; then
+	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+		-days 2 -keyout "$TRASH/key.pem" -out "$TRASH/cert.pem" \
+		>/dev/null 2>&1
+	free_port TLS
+	openssl s_server -quiet -www -accept "127.0.0.1:$TLS" \
+		-cert "$TRASH/cert.pem" -key "$TRASH/key.pem" \
+		</dev/null >/dev/null 2>&1 &
+	tls_pid=$!
+	at_exit "kill $tls_pid 2>/dev/null; wait $tls_pid 2>/dev/null"
+	for i in $(seq 50); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$TLS") 2>/dev/null && break
+		sleep 0.1
+	done
+	lore tls -C -L "https://127.0.0.1:$TLS/list" "$ID1"
+	fails tls 75 "cannot fetch https://127.0.0.1:$TLS/.*certificate" \
+		"HTTPS is verified: a self-signed certificate is refused"
+else
+	ok 0 "# SKIP openssl not installed"
+fi
 
 # ---------------------------------------------------------- progress line
 tiny_start SLOW serve "$TRASH/thread.gz" application/gzip 200 2 || exit 1

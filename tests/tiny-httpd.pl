@@ -8,6 +8,8 @@
 #   tiny-httpd.pl PORTFILE LOG serve FILE TYPE [STATUS [SECONDS]]
 #       answer STATUS (200) with Content-Type TYPE and FILE as the body
 #       ("-": empty), sent in 20 slices spread over SECONDS (0)
+#   tiny-httpd.pl PORTFILE LOG redirect LOCATION
+#       answer "302 Found" with that Location header
 #   tiny-httpd.pl PORTFILE - freeport
 #       write a port that nothing listens on (bound, then closed) and exit
 #
@@ -48,6 +50,9 @@ if ($mode eq 'serve') {
 		$body = <$fh>;
 		close $fh;
 	}
+} elsif ($mode eq 'redirect') {
+	die "tiny-httpd: redirect LOCATION\n" unless defined $file;
+	($status, $type) = (302, 'text/plain');
 } elsif ($mode ne 'stall') {
 	die "tiny-httpd: unknown mode '$mode'\n";
 }
@@ -78,10 +83,11 @@ while (my $c = $srv->accept) {
 		next;
 	}
 	my $head = defined $line && $line =~ /^HEAD /;
-	my %reason = (200 => 'OK', 404 => 'Not Found', 500 =>
+	my %reason = (200 => 'OK', 302 => 'Found', 404 => 'Not Found', 500 =>
 		'Internal Server Error', 503 => 'Service Unavailable');
+	my $loc = $mode eq 'redirect' ? "Location: $file\r\n" : '';
 	syswrite($c, "HTTP/1.1 $status " . ($reason{$status} || 'Status') .
-		"\r\nContent-Type: $type\r\nContent-Length: " .
+		"\r\n${loc}Content-Type: $type\r\nContent-Length: " .
 		length($body) . "\r\nConnection: close\r\n\r\n");
 	if (!$head && length $body) {
 		my $n = 20;
