@@ -323,12 +323,17 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	return c;
 }
 
-/* Why a transfer stopped, as words for the user, and its status. */
+/*
+ * Why a transfer stopped, as words for the user, and its status. The URL
+ * may come from a redirect and libcurl's message may quote the server:
+ * both are made safe for a terminal.
+ */
 static int
-explain(struct xfer *x, const char *url, CURLcode rc, const char *errbuf,
+explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 	gboolean *retry, GError **err)
 {
-	g_autofree char *cap = NULL;
+	g_autofree char *cap = NULL, *why = NULL;
+	g_autofree char *url = lore_term_safe(raw_url, -1);
 	curl_off_t pre = 0;
 
 	*retry = TRUE;
@@ -383,21 +388,25 @@ explain(struct xfer *x, const char *url, CURLcode rc, const char *errbuf,
 			    x->o->connect_timeout);
 		return LORE_ETEMP;
 	}
+	why = lore_term_safe(errbuf[0] ? errbuf : curl_easy_strerror(rc), -1);
 	g_set_error(err, LORE_ERROR, LORE_ETEMP, "cannot fetch %s: %s", url,
-		    errbuf[0] ? errbuf : curl_easy_strerror(rc));
+		    why);
 	return LORE_ETEMP;
 }
 
 /* How an HTTP status other than 200 reads: 404 and 410 are "not here". */
 static int
-bad_status(long status, const char *url, gboolean *retry, GError **err)
+bad_status(long status, const char *raw_url, gboolean *retry, GError **err)
 {
+	g_autofree char *url = NULL;
+
 	if (status == 404 || status == 410) {
 		*retry = FALSE;
 		return LORE_ENOTFOUND;
 	}
 	/* mirrors are for servers that fail, not for refusals (4xx) */
 	*retry = status >= 500;
+	url = lore_term_safe(raw_url, -1);
 	g_set_error(err, LORE_ERROR, LORE_ETEMP,
 		    "cannot fetch %s: the server answered HTTP %ld", url,
 		    status);
