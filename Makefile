@@ -31,7 +31,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o \
-	   filter/cache.o filter/lore.o filter/newer.o
+	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 HEADERS = $(wildcard filter/*.h)
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
 

@@ -1,10 +1,10 @@
 /*
  * lore.h - the public-inbox archive as a thread source (lore.kernel.org by
- * default): GET <mask>/t.mbox.gz over HTTP(S) with libcurl, the gzip body
- * inflated and split into messages as it streams in; on 404 the server
- * root's /<id>/ redirect names the list that has the id; mirrors are tried
- * when a server is down or failing; answers are kept in the cache
- * (cache.h). Also the archive's search, for newer.h.
+ * default): GET <mask>/t.mbox.gz (fetch.h does the request, inflating and
+ * splitting the thread as it streams in); on 404 the server root's /<id>/
+ * redirect names the list that has the id; mirrors are tried when a server
+ * is down or failing; answers are kept in the cache (cache.h). Also the
+ * archive's search, for newer.h; and the settings of all of it.
  *
  * Ownership: struct lore_opts owns its strings and mirror list
  * (lore_opts_clear() frees them). A source from source_lore_new() and
@@ -36,9 +36,10 @@ struct lore_opts {
 
 /*
  * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
- * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire, minutes), lore-am.connect-timeout,
- * lore-am.stall-timeout (seconds), lore-am.max-size (bytes, k/m/g).
- * FALSE and @err (LORE_EUSAGE) for a value that makes no sense.
+ * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire,
+ * minutes), lore-am.connect-timeout, lore-am.stall-timeout (seconds),
+ * lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
+ * that makes no sense.
  */
 gboolean lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err);
 void lore_opts_clear(struct lore_opts *o);
