@@ -5,9 +5,11 @@
  */
 #include "amjob.h"
 #include "config.h"
+#include "lore.h"
 #include "mbox.h"
 #include "message.h"
 #include "msgid.h"
+#include "newer.h"
 #include "nm.h"
 #include "passthrough.h"
 #include "source.h"
@@ -36,6 +38,12 @@
 
 struct cli {
 	char **mboxes;
+	char *lore;
+	char **fallbacks;
+	gboolean no_cache;
+	gboolean offline;
+	gboolean check_newer;
+	gboolean use_newer;
 	gboolean notmuch;
 	char *source;
 	int use_version;
@@ -74,6 +82,22 @@ entries(struct cli *c)
 		{ "source", 0, 0, G_OPTION_ARG_STRING, NULL,
 		  "Where the thread comes from: auto (default: -m files, then notmuch, each only when needed), notmuch, lore or mbox",
 		  "SRC" },
+		{ "lore", 'L', 0, G_OPTION_ARG_STRING, NULL,
+		  "Fetch the thread from this public-inbox archive, %s for the Message-ID (default: " LORE_DEFAULT_MASK ")",
+		  "URL" },
+		{ "fallback", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+		  "A mirror archive tried when the one before is down or failing; repeatable",
+		  "URL" },
+		{ "no-cache", 'C', 0, G_OPTION_ARG_NONE, NULL,
+		  "Neither read nor write the cache of fetched threads", NULL },
+		{ "offline", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Never use the network: the cache and -m mailboxes only",
+		  NULL },
+		{ "check-newer-revisions", 'c', 0, G_OPTION_ARG_NONE, NULL,
+		  "Ask the archive whether a newer revision of the series exists",
+		  NULL },
+		{ "use-newer", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Use the newer revision that -c finds (implies -c)", NULL },
 		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
 		  "Use revision N of the series instead of the latest", "N" },
 		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
@@ -130,6 +154,8 @@ entries(struct cli *c)
 	};
 	void *targets[] = {
 		&c->mboxes,	 &c->notmuch,	       &c->source,
+		&c->lore,	 &c->fallbacks,	       &c->no_cache,
+		&c->offline,	 &c->check_newer,      &c->use_newer,
 		&c->use_version, &c->cherry_pick,
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
@@ -341,6 +367,32 @@ read_stdin_message(struct message **out)
 	return LORE_OK;
 }
 
+/* The archive's settings: git config, then the command line. */
+static int
+setup_lore(struct lore_opts *lo, const struct cli *c, struct config *cfg)
+{
+	GError *err = NULL;
+	guint i;
+
+	if (!lore_opts_load(lo, cfg, &err) ||
+	    (c->lore && !lore_opts_set_mask(lo, c->lore, &err))) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	for (i = 0; c->fallbacks && c->fallbacks[i]; i++) {
+		if (!lore_opts_add_mirror(lo, c->fallbacks[i], i, &err)) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+			return LORE_EUSAGE;
+		}
+	}
+	lo->no_cache = c->no_cache;
+	lo->offline = c->offline;
+	lo->progress = !c->quiet && isatty(STDERR_FILENO);
+	return LORE_OK;
+}
+
 /* --source, else git config lore-am.source, else auto; -N forces notmuch. */
 static int
 choose_mode(const struct cli *c, struct config *cfg, enum sources_mode *mode)
@@ -400,8 +452,7 @@ add_sources(const struct cli *c, enum sources_mode mode, const char *target,
 		}
 		break;
 	case SOURCES_LORE:
-		lore_err("--source lore: fetching from an archive is not built yet");
-		return LORE_EUSAGE;
+		break;
 	}
 	return LORE_OK;
 }
@@ -439,7 +490,7 @@ gather(const struct cli *c, struct sources *s, const char *target,
 	for (i = 0; i < s->notes->len; i++)
 		lore_info("NOTE: %s", (char *)s->notes->pdata[i]);
 	if (!s->asked->len) {
-		lore_err("no thread source: give -m MBOX or set up notmuch (fetching from an archive is not built yet)");
+		lore_err("no thread source: give -m MBOX, set up notmuch, or let lore-am use the archive");
 		thread_free(t);
 		return LORE_EUSAGE;
 	}
@@ -475,9 +526,12 @@ work(struct cli *c, struct config *cfg, struct message *piped,
      const char *target, struct amjob_result *res)
 {
 	struct amjob_opts o = { 0 };
-	struct sources *srcs;
+	struct lore_opts lo = { 0 };
+	struct sources *srcs = NULL;
+	struct source *search = NULL;
 	struct thread *t = NULL;
 	enum sources_mode mode;
+	gboolean archive, newer = c->check_newer || c->use_newer;
 	int rc;
 
 	rc = choose_mode(c, cfg, &mode);
@@ -490,10 +544,26 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		message_free(piped);
 		return LORE_EUSAGE;
 	}
+	/* the archive completes what is local; mailboxes given alone are the
+	 * whole story (no network), unless -L names an archive */
+	archive = mode == SOURCES_LORE ||
+		  (mode == SOURCES_AUTO && (!c->mboxes || c->lore));
+	if (archive || newer) {
+		rc = setup_lore(&lo, c, cfg);
+		if (rc) {
+			message_free(piped);
+			goto out;
+		}
+	}
 	srcs = sources_new();
 	srcs->use_version = c->use_version;
 	srcs->no_parent = c->no_parent;
 	srcs->whole_thread = c->thread;
+	/* the archive source itself reads only its cache when offline */
+	srcs->offline = FALSE;
+	srcs->complete = c->check_newer && archive;
+	if (archive)
+		sources_set_archive(srcs, source_lore_new(&lo));
 	rc = add_sources(c, mode, target, srcs);
 	if (rc) {
 		message_free(piped);
@@ -506,13 +576,29 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		rc = run_thread(t, c, target);
 		goto out;
 	}
+	if (newer) {
+		GError *err = NULL;
+
+		if (!srcs->archive)
+			search = source_lore_new(&lo);
+		rc = newer_run(t, srcs->archive ? srcs->archive : search, &lo,
+			       c->use_newer, &err);
+		if (rc) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+			goto out;
+		}
+	}
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	o.result = res;
 	rc = amjob_run(t, &o);
 	clear_opts(&o);
 out:
+	/* the archive sources borrow @lo: free them first */
 	sources_free(srcs);
+	source_free(search);
+	lore_opts_clear(&lo);
 	thread_free(t);
 	return rc;
 }

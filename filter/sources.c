@@ -153,7 +153,8 @@ sources_gather(struct sources *s, const char *msgid, struct thread *t,
 		g_ptr_array_add(s->asked, s->archive->label);
 		return LORE_OK;
 	}
-	if (!have) {
+	/* a piped message alone is no local copy to work from */
+	if (!have || !s->asked->len) {
 		g_propagate_error(err, e);
 		return rc;
 	}

@@ -117,6 +117,28 @@ thread_get(struct thread *t, const char *msgid)
 	return msgid ? g_hash_table_lookup(t->by_id, msgid) : NULL;
 }
 
+guint
+thread_merge(struct thread *dst, struct thread *src)
+{
+	gpointer *v;
+	gsize n, i;
+	guint kept = 0;
+
+	g_hash_table_remove_all(src->by_id);
+	v = g_ptr_array_steal(src->msgs, &n);
+	for (i = 0; i < n; i++) {
+		struct message *m = v[i];
+
+		if (thread_add(dst, m, m->origin))
+			kept++;
+	}
+	g_free(v);
+	dst->no_id += src->no_id;
+	dst->unparsable += src->unparsable;
+	src->no_id = src->unparsable = 0;
+	return kept;
+}
+
 /* union-find over interned ids */
 struct uf {
 	GHashTable *ix; /* id -> index+1 */

@@ -49,6 +49,13 @@ struct message *thread_add_raw(struct thread *t, const char *buf, size_t len,
 struct message *thread_get(struct thread *t, const char *msgid);
 
 /*
+ * Move every message of @src into @dst, as thread_add() would (a message
+ * @dst already has is dropped: @dst's copy wins). @src is left empty and
+ * still the caller's to free. Returns the number of messages @dst kept.
+ */
+guint thread_merge(struct thread *dst, struct thread *src);
+
+/*
  * Keep only messages connected to @msgid through In-Reply-To/References
  * (also through ids that are referenced but missing). With @no_parent the
  * tree starts at @msgid: its ancestors and their other branches are cut.
