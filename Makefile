@@ -46,7 +46,7 @@ endif
 LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
-	   filter/writer.o filter/config.o filter/source.o filter/amjob.o \
+	   filter/writer.o filter/config.o filter/source.o filter/amjob.o filter/run.o \
 	   filter/nm.o filter/sources.o filter/passthrough.o \
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
@@ -75,7 +75,7 @@ check: lore-am units
 	prove -f tests/unit/run-units.t tests/t*.t
 
 example: lore-am
-	./lore-am -m examples/thread.mbox < examples/patch-2.eml
+	./lore-am -m examples/thread.mbox < examples/patch.eml
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
