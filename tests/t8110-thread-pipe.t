@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-thread.sh"
-plan 20
+plan 21
 
 cd "$TRASH" || exit 1
 hooks_path
@@ -72,10 +72,14 @@ pipe -a "-m $TRASH/w/all.mbox" -d empty thread <w/u.eml >/dev/null
 same_msgs empty u@example.org u2@example.org
 ok $? "an empty maildir is taken"
 
-# the default folder, and a name mutt needs escaped
-pipe -a "-m $TRASH/w/all.mbox" thread <w/u.eml >/dev/null
+# the default folder, and -c FILE in a folder still to make (the mutt
+# snippet's first use)
+pipe -a "-m $TRASH/w/all.mbox" -c "$TRASH/new/dir/th.muttrc" thread \
+	<w/u.eml >/dev/null
 same_msgs "$XDG_CACHE_HOME/lore-am/thread" u@example.org u2@example.org
 ok $? "without -d: \$XDG_CACHE_HOME/lore-am/thread"
+grep -q "<kill-line>$XDG_CACHE_HOME/lore-am/thread<enter>" new/dir/th.muttrc
+ok $? "... and -c FILE is written where no folder was"
 odd='odd "$x" \n ^G `y`'
 pipe -a "-m $TRASH/w/all.mbox" -d "$odd" -c odd.muttrc thread <w/u.eml >/dev/null
 q='<quote-char> '
