@@ -5,8 +5,9 @@
 # piped from there is byte for byte the one sent; pressed again in that
 # folder it brings the replies that came since, for another thread it
 # holds that thread only; when lore-am fails it says why and the client
-# stays where it was; the user's pipe settings come back afterwards. The
-# folder's name has a blank, which mutt's folder prompt needs quoted.
+# stays where it was; the user's pipe settings come back afterwards. One
+# client keeps the snippet's folder (its first use makes its parent), the
+# other's has a blank, which mutt's folder prompt needs quoted.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-thread.sh"
@@ -101,8 +102,11 @@ for c in "$@"; do
 		base_rc "$c"
 		echo "source \"$SRC_DIR/mutt/lore-am.muttrc\""
 		echo "set my_lore_am_args=\"-l -m $TRASH/w/all.mbox\""
-		echo "set my_lore_am_thread=\"~/thread of $c\""
+		# the first client keeps the snippet's folder, the other one
+		# has a name with a blank, which mutt's prompt needs quoted
+		[ "$c" = "$1" ] || echo "set my_lore_am_thread=\"~/thread of $c\""
 	} >"$c.rc"
+	if [ "$c" = "$1" ]; then th=.cache/lore-am/thread; else th="thread of $c"; fi
 	cp w/all.mbox "$c.mbox"
 	tmux_start "$c" "$c" -n -F "$TRASH/$c.rc"
 	tmux_wait 'LOREAM .* m=2' >/dev/null
@@ -110,10 +114,10 @@ for c in "$@"; do
 	# index: the reply c is the one message of its thread in the inbox
 	select_id 'c@example'
 	tmux_keys M-m
-	tmux_wait "f=.*thread of $c m=7" 10 >/dev/null
+	tmux_wait "f=.*$th m=7" 10 >/dev/null
 	ok $? "$c: Esc m opens the thread's folder, with its 7 messages"
 	is "$(shown)" 7 "$c: ... all of them on screen"
-	is "$(status)" "LOREAM f==home/thread of $c m=7 r=%" \
+	is "$(status)" "LOREAM f==home/$th m=7 r=%" \
 		"$c: ... read-only (status flag %)"
 	is "$(bool_shown pipe_decode) $(bool_shown wait_key)" "yes no" \
 		"$c: pipe_decode and wait_key are restored"
@@ -136,7 +140,7 @@ for c in "$@"; do
 	# pressed in the thread's folder, with a reply come since
 	mboxrd_add "$TRASH/w/all.mbox" w/f.eml
 	tmux_keys M-m
-	tmux_wait "f=.*thread of $c m=8" 10 >/dev/null
+	tmux_wait "f=.*$th m=8" 10 >/dev/null
 	ok $? "$c: Esc m in the thread's folder brings the new reply"
 	is "$(shown)" 8 "$c: ... shown with the others"
 
@@ -151,9 +155,9 @@ for c in "$@"; do
 	tmux_keys Enter
 	tmux_wait 'Subject: another discussion' 5 >/dev/null
 	tmux_keys M-m
-	tmux_wait "f=.*thread of $c m=2" 10 >/dev/null
+	tmux_wait "f=.*$th m=2" 10 >/dev/null
 	ok $? "$c: Esc m in the pager opens the other thread's folder"
-	is "$(ls "$HOME/thread of $c/cur" | wc -l) $(grep -l '^Subject:.*widget' "$HOME/thread of $c"/cur/* | wc -l)" \
+	is "$(ls "$HOME/$th/cur" | wc -l) $(grep -l '^Subject:.*widget' "$HOME/$th"/cur/* | wc -l)" \
 		"2 0" "$c: ... which holds that thread only"
 
 	# lore-am fails: the error shows, the client stays in its folder
@@ -175,7 +179,7 @@ for c in "$@"; do
 	tmux_wait 'sort=' 5 >/dev/null
 	is "$(status)" "LOREAM f==inbox-$c m=2 r=-" \
 		"$c: ... then stays in the folder it was pressed in"
-	is "$(ls "$HOME/thread of $c/cur" | wc -l)" 2 \
+	is "$(ls "$HOME/$th/cur" | wc -l)" 2 \
 		"$c: ... and the thread's folder is as it was"
 	tmux_keys q
 	rm -f w/all.mbox && cp "$c.mbox" w/all.mbox
