@@ -79,7 +79,8 @@ example: lore-am
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am hooks/lore-am-pipe $(DESTDIR)$(BINDIR)/
+	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
+		$(DESTDIR)$(BINDIR)/
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
 	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
 	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new

@@ -7,9 +7,13 @@
 # replies): the time of one `lore-am --passthrough` on a patch mail of that
 # thread (what procmail/maildrop add to each patch mail), the same for a
 # 60 MiB mail (kept in memory) and a 70 MiB one (streamed through without
-# the series work) with their peak memory, one `lore-am-pipe save` (what a mail client's key costs), and
-# the notmuch post-new hook on a fresh database holding the thread and on
-# a run with nothing new. Times are the median of RUNS (default 5).
+# the series work) with their peak memory, one `lore-am-pipe save` (what a
+# mail client's key costs), one `lore-am-pipe thread` (the thread key:
+# the 362 mails into its maildir, which holds the last thread), the notmuch
+# post-new hook on a fresh database holding the thread and on a run with
+# nothing new, and notmuch-lore-thread on a database that holds one mail
+# of the thread and on one that holds it all. Times are the median of RUNS
+# (default 5).
 set -euo pipefail
 runs=5
 if [ "${1:-}" = -n ]; then runs=${2:?}; fi
@@ -22,6 +26,7 @@ export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 mkdir -p "$HOME" "$tmp/bin"
 ln -s "$lore_am" "$tmp/bin/lore-am"
 ln -s "$src/hooks/lore-am-pipe" "$tmp/bin/lore-am-pipe"
+ln -s "$src/notmuch/notmuch-lore-thread" "$tmp/bin/notmuch-lore-thread"
 export PATH=$tmp/bin:$PATH
 
 "$src/bench/gen-thread.sh" --preset medium -o "$tmp/t.mbox" >/dev/null
@@ -63,6 +68,8 @@ done
 rm -f "$tmp/big"
 printf '%-58s %s\n' "lore-am-pipe save (a mail client's key)" \
 	"$(median sh -c "LORE_AM_ARGS='-q -m $tmp/t.mbox' lore-am-pipe save <'$patch'")"
+printf '%-58s %s\n' "lore-am-pipe thread, 362 mails (the thread key)" \
+	"$(median sh -c "lore-am-pipe -a '-m $tmp/t.mbox' -d '$tmp/th' -c '$tmp/th.muttrc' thread <'$patch'")"
 
 if command -v notmuch >/dev/null; then
 	export NOTMUCH_CONFIG=$tmp/nm-config
@@ -75,4 +82,22 @@ if command -v notmuch >/dev/null; then
 	"$src/notmuch/post-new" 2>/dev/null
 	printf '%-58s %s\n' "notmuch post-new, nothing new" \
 		"$(median "$src/notmuch/post-new")"
+
+	# a database with one mail of the thread, made again before each run
+	mkdir -p "$tmp/one/cur" "$tmp/one/new" "$tmp/one/tmp"
+	printf '[database]\npath=%s\n[new]\ntags=new\n' "$tmp/one" \
+		>"$tmp/one-config"
+	for _ in $(seq "$runs"); do
+		rm -rf "$tmp/one/lore-am" "$tmp/one/.notmuch" "$tmp/one/cur"/*
+		cp "$patch" "$tmp/one/cur/"
+		NOTMUCH_CONFIG=$tmp/one-config notmuch new >/dev/null 2>&1
+		/usr/bin/time -o "$tmp/time" -f %e env \
+			NOTMUCH_CONFIG="$tmp/one-config" \
+			notmuch-lore-thread -a "-m $tmp/t.mbox" <"$patch" >/dev/null 2>&1
+		tail -1 "$tmp/time"
+	done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}' >"$tmp/nlt"
+	printf '%-58s %s\n' "notmuch-lore-thread, 361 mails to insert" \
+		"$(cat "$tmp/nlt")"
+	printf '%-58s %s\n' "notmuch-lore-thread, all 362 there" \
+		"$(median sh -c "notmuch-lore-thread -a '-m $tmp/t.mbox' <'$patch'")"
 fi

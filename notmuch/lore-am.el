@@ -3,14 +3,17 @@
 ;; Pipe the message shown by notmuch-emacs to lore-am-pipe: `lore-am-save'
 ;; writes the am-ready series of its thread into `lore-am-dir', and
 ;; `lore-am-apply' applies it with git am in `lore-am-repo' (the repository
-;; is left as it was when anything fails).  The output goes to the
-;; *lore-am* buffer.
+;; is left as it was when anything fails).  `lore-am-thread' adds to the
+;; database the messages of the thread it lacks (notmuch-lore-thread) and
+;; shows the thread again with them.  The output goes to the *lore-am*
+;; buffer.
 ;;
 ;; Install: put this file on your `load-path', then in your init file:
 ;;
 ;;   (require 'lore-am)
 ;;   (define-key notmuch-show-mode-map (kbd "C-c a") #'lore-am-save)
 ;;   (define-key notmuch-show-mode-map (kbd "C-c g") #'lore-am-apply)
+;;   (define-key notmuch-show-mode-map (kbd "C-c m") #'lore-am-thread)
 ;;
 ;; (C-c LETTER is yours to bind; this file binds no key itself.)
 
@@ -34,13 +37,13 @@
   "More lore-am arguments, split at blanks (empty means $LORE_AM_ARGS)."
   :type 'string)
 
-(defun lore-am--pipe (&rest args)
-  "Pipe the raw current message to lore-am-pipe with ARGS."
+(defun lore-am--run (program &rest args)
+  "Pipe the raw current message to PROGRAM with ARGS; output in *lore-am*.
+Return PROGRAM's exit status."
   (let* ((id (notmuch-show-get-message-id))
          (cmd (concat "notmuch show --format=raw -- "
                       (shell-quote-argument id)
-                      " | lore-am-pipe -a "
-                      (shell-quote-argument lore-am-args) " "
+                      " | " program " "
                       (mapconcat #'shell-quote-argument args " ")))
          (buf (get-buffer-create "*lore-am*")))
     (with-current-buffer buf (erase-buffer))
@@ -48,6 +51,10 @@
       (display-buffer buf)
       (message "lore-am: %s" (if (eql status 0) "done" "failed, see *lore-am*"))
       status)))
+
+(defun lore-am--pipe (&rest args)
+  "Pipe the raw current message to lore-am-pipe with ARGS."
+  (apply #'lore-am--run "lore-am-pipe" "-a" lore-am-args args))
 
 (defun lore-am-save ()
   "Save the am-ready series of the current message into `lore-am-dir'."
@@ -61,6 +68,17 @@
          (append (and lore-am-repo
                       (list "-r" (expand-file-name lore-am-repo)))
                  (list "apply"))))
+
+(defun lore-am-thread ()
+  "Add the messages of this thread that the database lacks, then show them.
+Runs notmuch-lore-thread, which fetches the whole thread with lore-am
+\(with `lore-am-args', less what only shapes a patch series) and inserts
+each message notmuch does not know, tagged lore-am."
+  (interactive)
+  (let ((status (lore-am--run "notmuch-lore-thread" "-a" lore-am-args)))
+    (when (eql status 0)
+      (notmuch-show-refresh-view))
+    status))
 
 (provide 'lore-am)
 ;;; lore-am.el ends here
