@@ -1,10 +1,15 @@
 # lore-am - build, test and install.
 #   make                 build ./lore-am
 #   make check           run the test suite (TAP, through prove)
+#   make SANITIZE=1 check  the same, built with AddressSanitizer and UBSan;
+#                        fails when any sanitizer report was written
+#   make valgrind-check  the test suite with lore-am and the unit tests run
+#                        under valgrind memcheck (no errors, no definite leaks)
+#   make fuzz            build the libFuzzer harnesses (clang) and run each
+#                        for FUZZ_TIME seconds (default 30); see fuzz/README.md
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
-#   make SANITIZE=1 ...  build with AddressSanitizer and UBSan
 
 VERSION   = 0.1
 PREFIX   ?= /usr/local
@@ -17,14 +22,18 @@ CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
 	     $(shell pkg-config --cflags $(PKGS))
+ALL_LDFLAGS = $(LDFLAGS)
 LIBS      = $(shell pkg-config --libs $(PKGS))
 
 ifdef DEVELOPER
 WARN += -Werror
 endif
+# Any finding is fatal (no recovery), so a test can never pass over one.
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
 ifdef SANITIZE
-ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=address,undefined
+ALL_CFLAGS += $(SAN_FLAGS)
+ALL_LDFLAGS += $(SAN_FLAGS)
 endif
 
 LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
@@ -33,25 +42,56 @@ LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o
 HEADERS = $(wildcard filter/*.h)
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
+TESTS = tests/unit/run-units.t $(sort $(wildcard tests/t*.t))
+
+# Rebuild everything when the compiler or its flags change (a SANITIZE=1
+# build must never be mixed with a plain one).
+BUILD_FLAGS = filter/.build-flags
+TRACK = $(subst ','\'',$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS))
 
 all: lore-am
 
+$(BUILD_FLAGS): FORCE
+	@echo '$(TRACK)' | cmp -s - $@ || echo '$(TRACK)' > $@
+
 lore-am: filter/main.o filter/liblore.a
-	$(CC) $(LDFLAGS) -o $@ filter/main.o filter/liblore.a $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ filter/main.o filter/liblore.a $(LIBS)
 
 filter/liblore.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $(LIB_OBJS)
 
-filter/%.o: filter/%.c $(HEADERS)
+filter/%.o: filter/%.c $(HEADERS) $(BUILD_FLAGS)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
-	$(CC) $(ALL_CFLAGS) -Ifilter $(LDFLAGS) -o $@ $< filter/liblore.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Ifilter $(ALL_LDFLAGS) -o $@ $< filter/liblore.a $(LIBS)
 
 units: $(UNIT_TESTS)
 
+# Sanitizer reports go to files (and the exit status 86, which no test
+# expects), so that one in a test that does not look at stderr is caught.
+TOOL_LOGS = $(CURDIR)/tests/.tool-logs
+ifdef SANITIZE
+TEST_ENV = LORE_AM_TOOL=sanitize \
+	ASAN_OPTIONS=exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$(TOOL_LOGS)/asan \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(TOOL_LOGS)/ubsan
+endif
+
 check: lore-am units
-	prove -f tests/unit/run-units.t tests/t*.t
+	@rm -rf $(TOOL_LOGS) && mkdir -p $(TOOL_LOGS)
+	$(TEST_ENV) prove -f $(TESTS)
+	@tests/tool-report $(TOOL_LOGS)
+
+valgrind-check: lore-am units
+ifdef SANITIZE
+	$(error valgrind-check needs a build without SANITIZE)
+endif
+	@rm -rf $(TOOL_LOGS) && mkdir -p $(TOOL_LOGS)
+	LORE_AM_TOOL=valgrind LORE_TOOL_LOGS=$(TOOL_LOGS) \
+	LORE_AM_REAL=$(CURDIR)/lore-am LORE_AM=$(CURDIR)/tests/valgrind-lore-am \
+	LORE_UNIT_WRAP=$(CURDIR)/tests/valgrind-run \
+		prove -f $(TESTS)
+	@tests/tool-report $(TOOL_LOGS)
 
 example: lore-am
 	./lore-am -m examples/thread.mbox < examples/patch-2.eml
@@ -65,6 +105,7 @@ deps:
 	.ci/install-deps
 
 clean:
-	rm -f lore-am filter/*.o filter/liblore.a $(UNIT_TESTS)
+	rm -f lore-am filter/*.o filter/liblore.a $(BUILD_FLAGS) $(UNIT_TESTS)
+	rm -rf $(TOOL_LOGS)
 
-.PHONY: all check units example install deps clean
+.PHONY: all check valgrind-check units example install deps clean FORCE
