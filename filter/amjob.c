@@ -73,12 +73,12 @@ report_missing(struct series *ser, GHashTable *pick,
 static void
 report_mismatches(struct series_set *s)
 {
-	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal,
-						 g_free, NULL);
+	GHashTable *seen;
 	guint i;
 
 	if (!s->mismatches->len)
 		return;
+	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	lore_info("---");
 	lore_info("NOTE: some trailers ignored due to from/email mismatches:");
 	for (i = 0; i < s->mismatches->len; i++) {
