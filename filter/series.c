@@ -31,8 +31,14 @@ series_free(struct series *ser)
 {
 	g_array_free(ser->slots, TRUE);
 	g_free(ser->base_commit);
-	if (ser->carried)
+	if (ser->carried) {
+		guint i;
+
+		/* pairs of (entry, trailer list): the lists are referenced */
+		for (i = 1; i < ser->carried->len; i += 2)
+			g_ptr_array_unref(ser->carried->pdata[i]);
 		g_ptr_array_free(ser->carried, TRUE);
+	}
 	g_free(ser);
 }
 
@@ -457,7 +463,9 @@ series_get(struct series_set *s, int revision)
 	prepare(s, ser, 0);
 	/* trailers given to an identical patch of another revision */
 	if (!ser->carried) {
-		GHashTable *by_id = g_hash_table_new(g_str_hash, g_str_equal);
+		GHashTable *by_id = g_hash_table_new_full(
+			g_str_hash, g_str_equal, NULL,
+			(GDestroyNotify)g_ptr_array_unref);
 
 		ser->carried = g_ptr_array_new();
 		for (i = 0; i < s->all->len; i++) {
@@ -483,11 +491,10 @@ series_get(struct series_set *s, int revision)
 				    !(c = g_hash_table_lookup(by_id, pid)))
 					continue;
 				g_ptr_array_add(ser->carried, e);
-				g_ptr_array_add(ser->carried, c);
+				g_ptr_array_add(ser->carried, g_ptr_array_ref(c));
 			}
 		}
-		/* the arrays move into ser->carried; free only the table */
-		g_hash_table_steal_all(by_id);
+		/* ser->carried holds its own references to the lists it uses */
 		g_hash_table_destroy(by_id);
 	}
 	return ser;
