@@ -94,7 +94,7 @@ endif
 	@tests/tool-report $(TOOL_LOGS)
 
 example: lore-am
-	./lore-am -m examples/thread.mbox < examples/patch-2.eml
+	./lore-am -m examples/thread.mbox < examples/patch.eml
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
