@@ -7,6 +7,8 @@
 #                        under valgrind memcheck (no errors, no definite leaks)
 #   make fuzz            build the libFuzzer harnesses (clang) and run each
 #                        for FUZZ_TIME seconds (default 30); see fuzz/README.md
+#                        (make clean keeps fuzz/out/, the corpus grows run
+#                        after run; rm -rf fuzz/out to start over)
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
@@ -66,7 +68,16 @@ filter/%.o: filter/%.c $(HEADERS) $(BUILD_FLAGS)
 tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 	$(CC) $(ALL_CFLAGS) -Ifilter $(ALL_LDFLAGS) -o $@ $< filter/liblore.a $(LIBS)
 
-units: $(UNIT_TESTS)
+# The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
+# `make check` replays the saved crash inputs and the seeds through them.
+FUZZ_NAMES = message thread subject trailer mboxrd
+FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
+
+fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a
+	$(CC) $(ALL_CFLAGS) -Ifilter $(ALL_LDFLAGS) -o $@ $< fuzz/standalone.c \
+		filter/liblore.a $(LIBS)
+
+units: $(UNIT_TESTS) $(FUZZ_REPLAY)
 
 # Sanitizer reports go to files (and the exit status 86, which no test
 # expects), so that one in a test that does not look at stderr is caught.
@@ -93,6 +104,29 @@ endif
 		prove -f $(TESTS)
 	@tests/tool-report $(TOOL_LOGS)
 
+# libFuzzer builds: the library again with clang, coverage feedback and
+# ASan+UBSan, in fuzz/out/ (never mixed with the objects above).
+FUZZ_CC = clang
+FUZZ_TIME ?= 30
+FUZZ_FLAGS = -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE \
+	     $(shell pkg-config --cflags $(PKGS)) -Ifilter \
+	     -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+FUZZ_OBJS = $(patsubst filter/%.o,fuzz/out/obj/%.o,$(LIB_OBJS))
+FUZZERS = $(patsubst %,fuzz/out/fuzz-%,$(FUZZ_NAMES))
+
+fuzz/out/obj/%.o: filter/%.c $(HEADERS)
+	@mkdir -p fuzz/out/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+fuzz/out/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+fuzzers: $(FUZZERS)
+
+fuzz: fuzzers
+	fuzz/run-fuzzers $(FUZZ_TIME) $(FUZZ_NAMES)
+
 example: lore-am
 	./lore-am -m examples/thread.mbox < examples/patch.eml
 
@@ -106,6 +140,8 @@ deps:
 
 clean:
 	rm -f lore-am filter/*.o filter/liblore.a $(BUILD_FLAGS) $(UNIT_TESTS)
+	rm -f $(FUZZ_REPLAY)
 	rm -rf $(TOOL_LOGS)
 
-.PHONY: all check valgrind-check units example install deps clean FORCE
+.PHONY: all check valgrind-check units fuzz fuzzers example install deps \
+	clean FORCE
