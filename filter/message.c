@@ -164,11 +164,15 @@ message_parse_addr(const char *value, char **name, char **email)
 		g_object_unref(list);
 	}
 out:
-	if (!*name)
-		*name = g_strdup("");
-	if (!*email)
-		*email = g_strdup("");
-	g_strstrip(*name);
+	/* decoded words may hold line breaks and escapes: one clean line */
+	{
+		char *n = lore_one_line(*name, -1), *e = lore_one_line(*email, -1);
+
+		g_free(*name);
+		g_free(*email);
+		*name = n;
+		*email = e;
+	}
 }
 
 struct collect {
@@ -224,7 +228,14 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 			slot = &m->cte_hdr;
 		break;
 	}
-	if (slot && !*slot)
+	if (!slot || *slot)
+		return TRUE;
+	/* what reaches the output or the terminal is cleaned at once; ids
+	 * and MIME parameters are kept as written for their parsers */
+	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
+	    slot == &m->to_hdr || slot == &m->cc_hdr)
+		*slot = lore_one_line(val, vlen);
+	else
 		*slot = unfold(val, vlen);
 	return TRUE;
 }
@@ -281,12 +292,10 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->refs = msgid_list(c.refs);
 	if (m->subject) {
 		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
-		char *u = lore_to_utf8(d, strlen(d), NULL);
 
 		g_free(m->subject);
-		m->subject = unfold(u, strlen(u));
+		m->subject = lore_one_line(d, -1);
 		g_free(d);
-		g_free(u);
 	} else {
 		m->subject = g_strdup("");
 	}

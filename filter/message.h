@@ -20,13 +20,13 @@ struct message {
 	char *msgid;        /* normalised (msgid.h); NULL when absent */
 	char *in_reply_to;  /* first id of In-Reply-To, or NULL */
 	GPtrArray *refs;    /* ids of References, in order (char *) */
-	char *subject;      /* decoded, unfolded, white space collapsed */
+	char *subject;      /* decoded, one clean line (lore_one_line) */
 	char *from_name;    /* decoded display name, "" when none */
 	char *from_email;   /* "" when none */
-	char *date_hdr;     /* Date as written, unfolded; NULL when absent */
+	char *date_hdr;     /* Date as one clean line; NULL when absent */
 	gint64 date;        /* seconds since the epoch, 0 when unknown */
 	int date_tz;        /* the Date's offset from UTC, in seconds */
-	char *to_hdr;       /* raw unfolded To/Cc, for --cc-trailers */
+	char *to_hdr;       /* To/Cc as clean lines, for --cc-trailers */
 	char *cc_hdr;
 	char *ctype_hdr;    /* raw Content-Type and -Transfer-Encoding */
 	char *cte_hdr;
@@ -56,7 +56,8 @@ const char *message_body(struct message *msg);
 /* The unfolded value of the first header @name, or NULL (g_free). */
 char *message_header(const struct message *msg, const char *name);
 
-/* Parse an address header's first mailbox into name and email (g_free). */
+/* Parse an address header's first mailbox into name and email (g_free),
+ * each one clean line (lore_one_line), "" when absent. */
 void message_parse_addr(const char *value, char **name, char **email);
 
 #endif

@@ -81,6 +81,35 @@ lore_term_safe(const char *s, gssize len)
 	return g_string_free(out, FALSE);
 }
 
+char *
+lore_one_line(const char *s, gssize len)
+{
+	g_autofree char *u = NULL;
+	GString *out;
+	const char *p;
+	gboolean sp = FALSE;
+
+	if (!s)
+		return g_strdup("");
+	if (len < 0)
+		len = strlen(s);
+	u = lore_to_utf8(s, len, NULL);
+	out = g_string_sized_new(strlen(u));
+	for (p = u; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (c <= ' ' || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+			sp = TRUE;
+			continue;
+		}
+		if (sp && out->len)
+			g_string_append_c(out, ' ');
+		sp = FALSE;
+		g_string_append_unichar(out, c);
+	}
+	return g_string_free(out, FALSE);
+}
+
 gboolean
 lore_next_line(const char *buf, size_t len, size_t *pos, const char **line,
 	       size_t *line_len)

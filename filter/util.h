@@ -44,6 +44,14 @@ void lore_info(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 char *lore_term_safe(const char *s, gssize len);
 
 /*
+ * A header value fit for one line of an am-ready message: valid UTF-8 (as
+ * lore_to_utf8 makes it), every run of white space and C0/C1 control
+ * characters (line breaks, ESC, DEL, ...) one space, no space at either
+ * end. A value decoded from RFC 2047 words can smuggle in any of those.
+ */
+char *lore_one_line(const char *s, gssize len);
+
+/*
  * Walk the lines of [buf, buf+len): *pos is the offset of the next line on
  * entry and is advanced past it. Returns FALSE at the end. The line excludes
  * its '\n'; a trailing '\r' is kept (callers strip it where it matters).

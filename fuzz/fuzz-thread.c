@@ -50,6 +50,8 @@ check_headers(const char *am)
 	const char *p = am;
 	guint seen = 0, i;
 
+	if (getenv("FUZZ_DEBUG"))
+		fprintf(stderr, "---- am-ready message\n%s----\n", am);
 	fuzz_assert(g_utf8_validate(am, -1, NULL));
 	while (*p && *p != '\n') {
 		const char *nl = strchr(p, '\n');
