@@ -183,7 +183,7 @@ static int
 read_stdin_message(struct message **out)
 {
 	GError *err = NULL;
-	GBytes *b = mbox_slurp("-", &err);
+	GBytes *b = mbox_slurp("-", LORE_MAX_MESSAGE, &err);
 	gsize n;
 	const char *p;
 
@@ -277,6 +277,9 @@ run(struct cli *c)
 			return rc;
 		}
 	}
+	if (t->too_big)
+		lore_err("warning: %u message(s) larger than %s skipped",
+			 t->too_big, LORE_MAX_MESSAGE_TEXT);
 	if (target) {
 		if (!thread_get(t, target)) {
 			g_autofree char *s = lore_term_safe(target, -1);

@@ -263,6 +263,12 @@ message_parse(const char *buf, size_t len, GError **err)
 	guint nfields = 0;
 	size_t skip = 0;
 
+	if (len > LORE_MAX_MESSAGE) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "the message is larger than %s; refused",
+			    LORE_MAX_MESSAGE_TEXT);
+		return NULL;
+	}
 	/* An mbox From_ line before the headers is not part of the message. */
 	if (len >= 5 && !memcmp(buf, "From ", 5)) {
 		const char *nl = memchr(buf, '\n', len);

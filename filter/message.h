@@ -39,7 +39,8 @@ struct message {
 /*
  * Parse @len bytes at @buf. A leading mbox "From " line is skipped; CRLF and
  * LF line ends are both accepted. Returns NULL and sets @err when the bytes
- * do not look like a mail at all (no header lines).
+ * do not look like a mail at all (no header lines), hold a NUL in the
+ * header, or are more than LORE_MAX_MESSAGE bytes.
  */
 struct message *message_parse(const char *buf, size_t len, GError **err);
 

@@ -28,6 +28,15 @@ enum lore_status {
 	LORE_ETEMP = 75,    /* source temporarily unavailable (EX_TEMPFAIL) */
 };
 
+/*
+ * The largest single message lore-am reads (64 MiB): far above any patch
+ * a list accepts, low enough that a hostile one cannot take the machine's
+ * memory (processing costs a few times the message size). Larger ones are
+ * refused on stdin and skipped, with a warning, in mailboxes.
+ */
+#define LORE_MAX_MESSAGE ((gsize)64 << 20)
+#define LORE_MAX_MESSAGE_TEXT "64 MiB"
+
 /* Set by main.c from -q; lore_info() prints nothing when it is set. */
 extern int lore_quiet;
 
