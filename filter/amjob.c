@@ -48,26 +48,61 @@ report_revisions(struct series_set *s, struct series *ser,
 	g_array_unref(revs);
 }
 
+/* "2, 4-6, 9": runs of consecutive numbers from the ascending @nums */
+static char *
+ranges(GArray *nums)
+{
+	GString *s = g_string_new(NULL);
+	guint i = 0, j;
+
+	while (i < nums->len) {
+		int lo = g_array_index(nums, int, i);
+
+		for (j = i; j + 1 < nums->len &&
+			    g_array_index(nums, int, j + 1) ==
+				    g_array_index(nums, int, j) + 1;
+		     j++)
+			;
+		g_string_append_printf(s, "%s%d", s->len ? ", " : "", lo);
+		if (j > i)
+			g_string_append_printf(s, "-%d",
+					       g_array_index(nums, int, j));
+		i = j + 1;
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* One line for the missing patches, however many a subject claims. */
 static gboolean
 report_missing(struct series *ser, GHashTable *pick,
 	       const struct amjob_opts *o)
 {
 	GArray *miss = series_missing(ser);
-	gboolean bad = FALSE;
+	GArray *bad = g_array_new(FALSE, FALSE, sizeof(int));
+	gboolean any;
 	guint i;
 
 	for (i = 0; i < miss->len; i++) {
 		int n = g_array_index(miss, int, i);
 
-		if (pick && !g_hash_table_contains(pick, GINT_TO_POINTER(n)))
-			continue;
-		lore_err("v%d: missing %d/%d", ser->revision, n, ser->expected);
-		bad = TRUE;
+		if (!pick || g_hash_table_contains(pick, GINT_TO_POINTER(n)))
+			g_array_append_val(bad, n);
 	}
+	any = bad->len > 0;
+	if (bad->len == 1) {
+		lore_err("v%d: missing %d/%d", ser->revision,
+			 g_array_index(bad, int, 0), ser->expected);
+	} else if (bad->len) {
+		g_autofree char *r = ranges(bad);
+
+		lore_err("v%d: missing %s of %d", ser->revision, r,
+			 ser->expected);
+	}
+	g_array_unref(bad);
 	g_array_unref(miss);
-	if (bad && !o->allow_incomplete)
+	if (any && !o->allow_incomplete)
 		lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
-	return bad;
+	return any;
 }
 
 static void
@@ -139,7 +174,22 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 		if (pick && !g_hash_table_contains(pick, GINT_TO_POINTER(i)))
 			continue;
 		if (!e->p) {
-			lore_info("  ERROR: missing [%u/%d]!", i, ser->expected);
+			guint j = i;
+
+			/* a run of missing patches is one line */
+			while (j + 1 < ser->slots->len &&
+			       !g_array_index(ser->slots, struct series_entry,
+					      j + 1).p &&
+			       (!pick || g_hash_table_contains(
+						 pick, GINT_TO_POINTER(j + 1))))
+				j++;
+			if (j == i)
+				lore_info("  ERROR: missing [%u/%d]!", i,
+					  ser->expected);
+			else
+				lore_info("  ERROR: missing [%u/%d] to [%u/%d]!",
+					  i, ser->expected, j, ser->expected);
+			i = j;
 			continue;
 		}
 		fu = series_followups(s, ser, e);
