@@ -374,21 +374,68 @@ is_text_part(GMimeContentType *ct)
 
 struct pick {
 	char *text;
+	gboolean nul;
 };
+
+/*
+ * A text part decoded and converted to UTF-8, as g_mime_text_part_get_text()
+ * does, but NUL bytes (which that function's C string would silently cut
+ * the text at: half a patch) become U+FFFD and are reported in *@nul.
+ */
+static char *
+part_text(GMimeTextPart *part, gboolean *nul)
+{
+	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(part));
+	const char *charset = g_mime_text_part_get_charset(part);
+	GMimeStream *mem, *out;
+	GMimeFilter *filter = NULL;
+	GByteArray *buf;
+	GString *s;
+	guint i;
+
+	if (!content)
+		return NULL;
+	mem = g_mime_stream_mem_new();
+	out = g_object_ref(mem);
+	if (charset && (filter = g_mime_filter_charset_new(charset, "utf-8"))) {
+		g_object_unref(out);
+		out = g_mime_stream_filter_new(mem);
+		g_mime_stream_filter_add(GMIME_STREAM_FILTER(out), filter);
+		g_object_unref(filter);
+	}
+	g_mime_data_wrapper_write_to_stream(content, out);
+	g_mime_stream_flush(out);
+	buf = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	s = g_string_sized_new(buf->len);
+	for (i = 0; i < buf->len; i++) {
+		if (buf->data[i]) {
+			g_string_append_c(s, buf->data[i]);
+		} else {
+			g_string_append(s, "\xef\xbf\xbd");
+			*nul = TRUE;
+		}
+	}
+	g_object_unref(out);
+	g_object_unref(mem);
+	return g_string_free(s, FALSE);
+}
 
 static void
 pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 {
 	struct pick *p = data;
 	GMimeContentType *ct = g_mime_object_get_content_type(part);
+	gboolean nul = FALSE;
 	char *text;
 
 	(void)parent;
 	if (!GMIME_IS_TEXT_PART(part) || !is_text_part(ct))
 		return;
-	text = g_mime_text_part_get_text(GMIME_TEXT_PART(part));
+	text = part_text(GMIME_TEXT_PART(part), &nul);
 	if (!text)
 		return;
+	if (!p->text || has_diff_text(text))
+		p->nul = nul;
 	if (!p->text) {
 		p->text = text;
 	} else if (has_diff_text(text)) {
@@ -400,7 +447,7 @@ pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 }
 
 static char *
-body_via_gmime(struct message *msg)
+body_via_gmime(struct message *msg, gboolean *nul)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
@@ -419,6 +466,7 @@ body_via_gmime(struct message *msg)
 	else
 		g_mime_message_foreach(gm, pick_part, &p);
 	g_object_unref(gm);
+	*nul = p.nul;
 	return p.text;
 }
 
@@ -464,11 +512,13 @@ message_body(struct message *msg)
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
-	if (simple_body(msg, &charset))
+	/* a NUL would cut the C string short: GMime's path keeps lengths */
+	if (!memchr(msg->raw + msg->body_off, '\0', msg->len - msg->body_off) &&
+	    simple_body(msg, &charset))
 		text = lore_to_utf8(msg->raw + msg->body_off,
 				    msg->len - msg->body_off, charset);
 	else
-		text = body_via_gmime(msg);
+		text = body_via_gmime(msg, &msg->body_nul);
 	if (!text)
 		text = g_strdup("");
 	if (!g_utf8_validate(text, -1, NULL)) {
@@ -480,7 +530,6 @@ message_body(struct message *msg)
 	s = g_string_new(text);
 	g_free(text);
 	strip_cr(s);
-	/* NUL bytes cannot go on in C strings; they are never meaningful. */
 	msg->body = g_string_free(s, FALSE);
 	return msg->body;
 }
