@@ -152,6 +152,30 @@ report_base(struct series *ser, const char *branch, const char *file)
 	}
 }
 
+/*
+ * What no patch may hold: NUL bytes (the text was cut or altered) and,
+ * unless the user allows them, Unicode controls that make code read
+ * differently from what it does. One line names the message and line.
+ */
+static int
+refuse_unsafe(const struct spatch *p, const char *msg,
+	      const struct amjob_opts *o)
+{
+	g_autofree char *id = lore_term_safe(p->msg->msgid, -1);
+	gunichar c;
+	guint line;
+
+	if (p->msg->body_nul) {
+		lore_err("<%s> holds NUL bytes: refused, nothing written", id);
+		return LORE_EUSAGE;
+	}
+	if (o->allow_unicode_control || !(c = lore_find_control(msg, &line)))
+		return LORE_OK;
+	lore_err("<%s> holds the Unicode control character U+%04X on line %u of its am-ready text: refused, nothing written (--allow-unicode-control-chars accepts it)",
+		 id, c, line);
+	return LORE_EUSAGE;
+}
+
 /* Build the mbox (and the cover letter) in memory. */
 static int
 build(struct series_set *s, struct series *ser, GHashTable *pick,
@@ -161,6 +185,7 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 	struct spatch *cp = series_cover(ser);
 	gboolean from_warned = FALSE;
 	guint i;
+	int rc;
 
 	lore_info("---");
 	for (i = 1; i < ser->slots->len; i++) {
@@ -195,6 +220,11 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 		fu = series_followups(s, ser, e);
 		msg = am_message(e, fu, &o->am, FALSE, &note);
 		g_ptr_array_free(fu, TRUE);
+		if ((rc = refuse_unsafe(e->p, msg, o))) {
+			g_free(msg);
+			am_note_clear(&note);
+			return rc;
+		}
 		say_safe("  ", note.subject);
 		for (k = 0; k < note.added->len; k++)
 			say_safe("    + ", note.added->pdata[k]);
@@ -214,8 +244,10 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 		struct series_entry ce = { cp, ser->revision, 0 };
 		char *msg = am_message(&ce, NULL, &o->am, TRUE, NULL);
 
+		rc = refuse_unsafe(cp, msg, o);
 		g_string_append(cover, msg);
 		g_free(msg);
+		return rc;
 	}
 	return LORE_OK;
 }
@@ -261,7 +293,9 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	mbox = g_string_new(NULL);
 	if (o->outdir)
 		cover = g_string_new(NULL);
-	build(s, ser, pick, o, mbox, cover, &count);
+	rc = build(s, ser, pick, o, mbox, cover, &count);
+	if (rc)
+		goto out;
 	lore_info("---");
 	lore_info("Total patches: %u", count);
 	report_mismatches(s);

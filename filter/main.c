@@ -41,6 +41,7 @@ struct cli {
 	gboolean version;
 	gboolean allow_incomplete;
 	gboolean no_parent;
+	gboolean allow_unicode_control;
 	char **args;
 };
 
@@ -80,6 +81,9 @@ entries(struct cli *c)
 		{ "no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Start the thread at the given message, not at its root",
 		  NULL },
+		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Write patches holding Unicode bidi or zero-width controls",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -93,8 +97,8 @@ entries(struct cli *c)
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
-		&c->no_parent,	 &c->quiet,	       &c->version,
-		&c->args,
+		&c->no_parent,	 &c->allow_unicode_control,
+		&c->quiet,	 &c->version,	       &c->args,
 	};
 	guint i;
 
@@ -162,6 +166,7 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 	o->sloppy = c->sloppy;
 	o->allow_incomplete = c->allow_incomplete;
 	o->mboxrd = c->mboxrd;
+	o->allow_unicode_control = c->allow_unicode_control;
 	o->outdir = c->outdir;
 	v = config_get(cfg, "summary-linkmask", "linkmask");
 	o->link_mask = g_strdup(v ? v : DEFAULT_LINK_MASK);

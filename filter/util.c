@@ -110,6 +110,54 @@ lore_one_line(const char *s, gssize len)
 	return g_string_free(out, FALSE);
 }
 
+static gboolean
+is_bidi(gunichar c)
+{
+	return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+gunichar
+lore_find_control(const char *text, guint *line)
+{
+	size_t pos = 0, len = strlen(text), ll;
+	const char *l;
+	gboolean in_diff = FALSE;
+	guint n = 0;
+
+	while (lore_next_line(text, len, &pos, &l, &ll)) {
+		const char *p, *end = l + ll;
+		gunichar cf = 0, bidi = 0;
+		gboolean lo = FALSE, ascii = TRUE;
+
+		n++;
+		if (ll >= 5 && !memcmp(l, "diff ", 5))
+			in_diff = TRUE;
+		for (p = l; p < end; p++)
+			if ((guchar)*p >= 0x80)
+				ascii = FALSE;
+		if (ascii)
+			continue;
+		for (p = l; p < end; p = g_utf8_next_char(p)) {
+			gunichar c = g_utf8_get_char_validated(p, end - p);
+
+			if (c == (gunichar)-1 || c == (gunichar)-2)
+				break;
+			if (g_unichar_type(c) == G_UNICODE_OTHER_LETTER)
+				lo = TRUE;
+			else if (g_unichar_type(c) == G_UNICODE_FORMAT && !cf)
+				cf = c;
+			if (is_bidi(c) && !bidi)
+				bidi = c;
+		}
+		if ((in_diff && bidi) || (cf && !lo)) {
+			*line = n;
+			return in_diff && bidi ? bidi : cf;
+		}
+	}
+	*line = 0;
+	return 0;
+}
+
 gboolean
 lore_next_line(const char *buf, size_t len, size_t *pos, const char **line,
 	       size_t *line_len)

@@ -61,6 +61,17 @@ char *lore_term_safe(const char *s, gssize len);
 char *lore_one_line(const char *s, gssize len);
 
 /*
+ * The Trojan Source defence (b4's rule, and a little more): the first
+ * Unicode format character (category Cf: bidi overrides and isolates,
+ * zero-width characters, ...) of @text on a line without a letter of the
+ * scripts that need them (category Lo); from the first "diff " line on,
+ * the bidi embeddings, overrides and isolates (U+202A-U+202E and
+ * U+2066-U+2069) count on every line, letters or not, as code hides
+ * behind them. Returns the character and its 1-based line, 0 if none.
+ */
+gunichar lore_find_control(const char *text, guint *line);
+
+/*
  * Walk the lines of [buf, buf+len): *pos is the offset of the next line on
  * entry and is advanced past it. Returns FALSE at the end. The line excludes
  * its '\n'; a trailing '\r' is kept (callers strip it where it matters).
