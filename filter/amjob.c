@@ -315,8 +315,10 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	if (o->outdir) {
 		mbx = g_strdup_printf("%s/%s.mbx", o->outdir, slug);
 		cov = g_strdup_printf("%s/%s.cover", o->outdir, slug);
-		if (!writer_file(mbx, mbox, &err) ||
-		    (cover->len && !writer_file(cov, cover, &err))) {
+		const char *paths[] = { mbx, cov };
+		const GString *data[] = { mbox, cover };
+
+		if (!writer_files(paths, data, cover->len ? 2 : 1, &err)) {
 			lore_err("%s", err->message);
 			rc = err->code;
 			goto out;

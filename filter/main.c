@@ -13,6 +13,7 @@
 #include "util.h"
 
 #include <gmime/gmime.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,9 @@ main(int argc, char **argv)
 		return LORE_EUSAGE;
 	}
 	lore_quiet = c.quiet;
+	/* past a file size limit, a write must fail (and be reported, the old
+	 * file kept) rather than kill us with a temporary file left behind */
+	signal(SIGXFSZ, SIG_IGN);
 	g_mime_init();
 	rc = run(&c);
 	g_mime_shutdown();
