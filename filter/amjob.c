@@ -231,8 +231,11 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 		for (k = 0; k < note.ignored->len; k++)
 			say_safe("    x ", note.ignored->pdata[k]);
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
+			g_autofree char *id = lore_term_safe(e->p->msg->msgid,
+							     -1);
+
 			lore_err("warning: a line of '%s' looks like an mbox From_ line to git am; use --mboxrd and git am --patch-format=mboxrd",
-				 e->p->msg->msgid);
+				 id);
 			from_warned = TRUE;
 		}
 		writer_mbox_add(mbox, msg, o->mboxrd);

@@ -54,16 +54,23 @@ lore_term_safe(const char *s, gssize len)
 {
 	GString *out;
 	const char *p, *end;
+	gsize shown = 0;
 
 	if (!s)
 		return g_strdup("");
 	if (len < 0)
 		len = strlen(s);
-	out = g_string_sized_new(len + 1);
+	out = g_string_sized_new(MIN((gsize)len, 4 * LORE_TERM_MAX) + 4);
 	p = s;
 	end = s + len;
 	while (p < end) {
 		gunichar c = g_utf8_get_char_validated(p, end - p);
+
+		/* a megabyte of subject must not flood the terminal */
+		if (++shown > LORE_TERM_MAX) {
+			g_string_append(out, "...");
+			break;
+		}
 
 		if (c == (gunichar)-1 || c == (gunichar)-2) {
 			g_string_append(out, "\xef\xbf\xbd");

@@ -48,8 +48,10 @@ void lore_info(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /*
  * Text from mail is hostile: return a copy of @s (at most @len bytes, -1 for
  * NUL-terminated) fit for a terminal: C0/C1 controls, DEL, and Unicode
- * format/bidi controls become '?', invalid UTF-8 becomes U+FFFD.
+ * format/bidi controls become '?', invalid UTF-8 becomes U+FFFD, a tab a
+ * space, and text past LORE_TERM_MAX characters is cut to "...".
  */
+#define LORE_TERM_MAX 1024
 char *lore_term_safe(const char *s, gssize len);
 
 /*
