@@ -446,6 +446,35 @@ pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	}
 }
 
+/*
+ * GMime checks each line against every open multipart boundary, so a
+ * message nesting multiparts a million deep costs it half a minute. No
+ * patch mail has more than a few parts: past LORE_MAX_MULTIPARTS
+ * "Content-Type: multipart/..." lines the message has no text for us.
+ */
+#define LORE_MAX_MULTIPARTS 256
+
+static gboolean
+too_many_parts(const struct message *msg)
+{
+	size_t pos = 0, ll;
+	const char *l;
+	guint n = 0;
+
+	while (lore_next_line(msg->raw, msg->len, &pos, &l, &ll)) {
+		const char *v = l + 13;
+
+		if (!lore_has_prefix_ci(l, ll, "content-type:"))
+			continue;
+		while (v < l + ll && (*v == ' ' || *v == '\t'))
+			v++;
+		if (lore_has_prefix_ci(v, l + ll - v, "multipart/") &&
+		    ++n > LORE_MAX_MULTIPARTS)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 static char *
 body_via_gmime(struct message *msg, gboolean *nul)
 {
@@ -453,6 +482,9 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	GMimeParser *parser;
 	GMimeMessage *gm;
 	struct pick p = { NULL };
+
+	if (too_many_parts(msg))
+		return NULL;
 
 	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
 	parser = g_mime_parser_new_with_stream(stream);
