@@ -89,19 +89,21 @@ report_missing(struct series *ser, GHashTable *pick,
 			g_array_append_val(bad, n);
 	}
 	any = bad->len > 0;
-	if (bad->len == 1) {
-		lore_err("v%d: missing %d/%d", ser->revision,
-			 g_array_index(bad, int, 0), ser->expected);
-	} else if (bad->len) {
-		g_autofree char *r = ranges(bad);
+	if (any) {
+		g_autofree char *list = ranges(bad), *r = NULL;
 
-		lore_err("v%d: missing %s of %d", ser->revision, r,
-			 ser->expected);
+		if (bad->len == 1)
+			r = g_strdup_printf("%s/%d", list, ser->expected);
+		else
+			r = g_strdup_printf("%s of %d", list, ser->expected);
+		if (o->allow_incomplete)
+			lore_err("warning: v%d: missing %s", ser->revision, r);
+		else
+			lore_err("v%d: missing %s: the series is incomplete, nothing written (use --allow-incomplete to write the patches that exist)",
+				 ser->revision, r);
 	}
 	g_array_unref(bad);
 	g_array_unref(miss);
-	if (any && !o->allow_incomplete)
-		lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
 	return any;
 }
 
