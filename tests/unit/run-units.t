@@ -8,15 +8,15 @@ for t in ./test-*; do
 	case $t in *.c) continue ;; esac
 	[ -x "$t" ] || continue
 	out=$(${LORE_UNIT_WRAP:+"$LORE_UNIT_WRAP"} "$t" 2>&1); rc=$?
-	echo "$out" | grep -E '^(ok|not ok|#)' | while IFS= read -r line; do
-		echo "# $(basename "$t"): $line"
+	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | while IFS= read -r line; do
+		printf '# %s: %s\n' "$(basename "$t")" "$line"
 	done
 	n=$((n + 1))
-	if [ $rc -eq 0 ] && ! echo "$out" | grep -q '^not ok'; then
+	if [ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
 		echo "ok $n - $(basename "$t")"
 	else
 		echo "not ok $n - $(basename "$t")"
-		echo "$out" | grep -A3 '^not ok' | sed 's/^/#   /'
+		printf '%s\n' "$out" | grep -A3 '^not ok' | sed 's/^/#   /'
 	fi
 done
 echo "1..$n"
