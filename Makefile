@@ -9,6 +9,7 @@
 #                        for FUZZ_TIME seconds (default 30); see fuzz/README.md
 #                        (make clean keeps fuzz/out/, the corpus grows run
 #                        after run; rm -rf fuzz/out to start over)
+#   make fuzz-coverage   line coverage of filter/ reached by that corpus
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
@@ -127,6 +128,19 @@ fuzzers: $(FUZZERS)
 fuzz: fuzzers
 	fuzz/run-fuzzers $(FUZZ_TIME) $(FUZZ_NAMES)
 
+# Which lines of filter/ the corpora reach: clang's source-based coverage
+# over fuzz/out/corpus/ (grown by make fuzz), reported by llvm-cov.
+COV_FLAGS = -O0 -g -std=gnu11 -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS)) \
+	    -Ifilter -fprofile-instr-generate -fcoverage-mapping
+COV_BINS = $(patsubst %,fuzz/out/cov-%,$(FUZZ_NAMES))
+
+fuzz/out/cov-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h $(LIB_OBJS:.o=.c) $(HEADERS)
+	@mkdir -p fuzz/out
+	$(FUZZ_CC) $(COV_FLAGS) -o $@ $< fuzz/standalone.c $(LIB_OBJS:.o=.c) $(LIBS)
+
+fuzz-coverage: $(COV_BINS)
+	fuzz/coverage $(FUZZ_NAMES)
+
 example: lore-am
 	./lore-am -m examples/thread.mbox < examples/patch.eml
 
@@ -143,5 +157,6 @@ clean:
 	rm -f $(FUZZ_REPLAY)
 	rm -rf $(TOOL_LOGS)
 
-.PHONY: all check valgrind-check units fuzz fuzzers example install deps \
+.PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
+	install deps \
 	clean FORCE
