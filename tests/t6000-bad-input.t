@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIR/lib-hostile.sh"
 
-plan 42
+plan 44
 hostile_thread || { echo "Bail out! cannot generate the thread"; exit 1; }
 cd "$TRASH" || exit 1
 msg() { "$MAIL_EDIT" "$THREAD" "$1" 'print STDOUT $_'; }
@@ -119,6 +119,13 @@ ok $? "the output is valid UTF-8"
 grep -q "^Reviewed-by: Kling On" cs.out && grep -q "^Acked-by: Bro Ken" cs.out
 ok $? "the trailers of both odd replies are there"
 applies cs.out "and git am applies it"
+
+cp "$THREAD" date.mbox
+"$MAIL_EDIT" date.mbox "$P1" 'set_header("Date", "Tue, 30 Aug 202\xff\xff\xfe2 junk")'
+lore date -m date.mbox "$COVER" </dev/null
+is "$RC" 0 "an unreadable 8-bit Date: written"
+utf8 date.out && grep -q "^Date: Tue, 30 Aug 202" date.out
+ok $? "the Date kept as written, made valid UTF-8"
 
 cp "$THREAD" enc.mbox
 b64=$(printf 'Looks right.\n\nReviewed-by: Base Sixty <b64@example.org>\n\n-- \nsig\n' |
