@@ -166,7 +166,8 @@ message_parse_addr(const char *value, char **name, char **email)
 out:
 	/* decoded words may hold line breaks and escapes: one clean line */
 	{
-		char *n = lore_one_line(*name, -1), *e = lore_one_line(*email, -1);
+		char *n = lore_one_line(*name, -1);
+		char *e = lore_one_line(*email, -1);
 
 		g_free(*name);
 		g_free(*email);

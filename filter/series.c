@@ -520,7 +520,8 @@ series_get(struct series_set *s, int revision)
 				    !(c = g_hash_table_lookup(by_id, pid)))
 					continue;
 				g_ptr_array_add(ser->carried, e);
-				g_ptr_array_add(ser->carried, g_ptr_array_ref(c));
+				g_ptr_array_add(ser->carried,
+						g_ptr_array_ref(c));
 			}
 		}
 		/* ser->carried holds its own references to the lists it uses */
