@@ -1,6 +1,15 @@
 # lore-am - build, test and install.
 #   make                 build ./lore-am
 #   make check           run the test suite (TAP, through prove)
+#   make SANITIZE=1 check  the same, built with AddressSanitizer and UBSan;
+#                        fails when any sanitizer report was written
+#   make valgrind-check  the test suite with lore-am and the unit tests run
+#                        under valgrind memcheck (no errors, no definite leaks)
+#   make fuzz            build the libFuzzer harnesses (clang) and run each
+#                        for FUZZ_TIME seconds (default 30); see fuzz/README.md
+#                        (make clean keeps fuzz/out/, the corpus grows run
+#                        after run; rm -rf fuzz/out to start over)
+#   make fuzz-coverage   line coverage of filter/ reached by that corpus
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
@@ -18,6 +27,7 @@ CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
 	     $(shell pkg-config --cflags $(PKGS))
+ALL_LDFLAGS = $(LDFLAGS)
 LIBS      = $(shell pkg-config --libs $(PKGS))
 
 # libnotmuch ships no .pc file: look for its header, link -lnotmuch.
@@ -38,9 +48,12 @@ endif
 ifdef DEVELOPER
 WARN += -Werror
 endif
+# Any finding is fatal (no recovery), so a test can never pass over one.
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
 ifdef SANITIZE
-ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=address,undefined
+ALL_CFLAGS += $(SAN_FLAGS)
+ALL_LDFLAGS += $(SAN_FLAGS)
 endif
 
 LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/message.o \
@@ -54,25 +67,101 @@ HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
+TESTS = tests/unit/run-units.t $(sort $(wildcard tests/t*.t))
+
+# Rebuild everything when the compiler or its flags change (a SANITIZE=1
+# build must never be mixed with a plain one).
+BUILD_FLAGS = filter/.build-flags
+TRACK = $(subst ','\'',$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS))
 
 all: lore-am
 
+$(BUILD_FLAGS): FORCE
+	@echo '$(TRACK)' | cmp -s - $@ || echo '$(TRACK)' > $@
+
 lore-am: filter/main.o filter/liblore.a
-	$(CC) $(LDFLAGS) -o $@ filter/main.o filter/liblore.a $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ filter/main.o filter/liblore.a $(LIBS)
 
 filter/liblore.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $(LIB_OBJS)
 
-filter/%.o: filter/%.c $(HEADERS)
+filter/%.o: filter/%.c $(HEADERS) $(BUILD_FLAGS)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
-	$(CC) $(ALL_CFLAGS) -Ifilter $(LDFLAGS) -o $@ $< filter/liblore.a $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Ifilter $(ALL_LDFLAGS) -o $@ $< filter/liblore.a $(LIBS)
 
-units: $(UNIT_TESTS)
+# The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
+# `make check` replays the saved crash inputs and the seeds through them.
+FUZZ_NAMES = message thread subject trailer mboxrd
+FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
+
+fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a
+	$(CC) $(ALL_CFLAGS) -Ifilter $(ALL_LDFLAGS) -o $@ $< fuzz/standalone.c \
+		filter/liblore.a $(LIBS)
+
+units: $(UNIT_TESTS) $(FUZZ_REPLAY)
+
+# Sanitizer reports go to files (and the exit status 86, which no test
+# expects), so that one in a test that does not look at stderr is caught.
+TOOL_LOGS = $(CURDIR)/tests/.tool-logs
+ifdef SANITIZE
+TEST_ENV = LORE_AM_TOOL=sanitize \
+	ASAN_OPTIONS=exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$(TOOL_LOGS)/asan \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(TOOL_LOGS)/ubsan
+endif
 
 check: lore-am units
-	prove -f tests/unit/run-units.t tests/t*.t
+	@rm -rf $(TOOL_LOGS) && mkdir -p $(TOOL_LOGS)
+	$(TEST_ENV) prove -f $(TESTS)
+	@tests/tool-report $(TOOL_LOGS)
+
+valgrind-check: lore-am units
+ifdef SANITIZE
+	$(error valgrind-check needs a build without SANITIZE)
+endif
+	@rm -rf $(TOOL_LOGS) && mkdir -p $(TOOL_LOGS)
+	LORE_AM_TOOL=valgrind LORE_TOOL_LOGS=$(TOOL_LOGS) \
+	LORE_AM_REAL=$(CURDIR)/lore-am LORE_AM=$(CURDIR)/tests/valgrind-lore-am \
+	LORE_UNIT_WRAP=$(CURDIR)/tests/valgrind-run \
+		prove -f $(TESTS)
+	@tests/tool-report $(TOOL_LOGS)
+
+# libFuzzer builds: the library again with clang, coverage feedback and
+# ASan+UBSan, in fuzz/out/ (never mixed with the objects above).
+FUZZ_CC = clang
+FUZZ_TIME ?= 30
+FUZZ_FLAGS = -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE \
+	     $(shell pkg-config --cflags $(PKGS)) -Ifilter \
+	     -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+FUZZ_OBJS = $(patsubst filter/%.o,fuzz/out/obj/%.o,$(LIB_OBJS))
+FUZZERS = $(patsubst %,fuzz/out/fuzz-%,$(FUZZ_NAMES))
+
+fuzz/out/obj/%.o: filter/%.c $(HEADERS)
+	@mkdir -p fuzz/out/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+fuzz/out/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+fuzzers: $(FUZZERS)
+
+fuzz: fuzzers
+	fuzz/run-fuzzers $(FUZZ_TIME) $(FUZZ_NAMES)
+
+# Which lines of filter/ the corpora reach: clang's source-based coverage
+# over fuzz/out/corpus/ (grown by make fuzz), reported by llvm-cov.
+COV_FLAGS = -O0 -g -std=gnu11 -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS)) \
+	    -Ifilter -fprofile-instr-generate -fcoverage-mapping
+COV_BINS = $(patsubst %,fuzz/out/cov-%,$(FUZZ_NAMES))
+
+fuzz/out/cov-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h $(LIB_OBJS:.o=.c) $(HEADERS)
+	@mkdir -p fuzz/out
+	$(FUZZ_CC) $(COV_FLAGS) -o $@ $< fuzz/standalone.c $(LIB_OBJS:.o=.c) $(LIBS)
+
+fuzz-coverage: $(COV_BINS)
+	fuzz/coverage $(FUZZ_NAMES)
 
 example: lore-am
 	./lore-am -m examples/thread.mbox < examples/patch.eml
@@ -89,6 +178,10 @@ deps:
 	.ci/install-deps
 
 clean:
-	rm -f lore-am filter/*.o filter/liblore.a $(UNIT_TESTS)
+	rm -f lore-am filter/*.o filter/liblore.a $(BUILD_FLAGS) $(UNIT_TESTS)
+	rm -f $(FUZZ_REPLAY)
+	rm -rf $(TOOL_LOGS)
 
-.PHONY: all check units example install deps clean
+.PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
+	install deps \
+	clean FORCE

@@ -229,11 +229,11 @@ add_addrs(GPtrArray *out, const char *hdr)
 		if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
 			continue;
 		a = g_new0(struct addr, 1);
-		a->name = g_strdup(internet_address_get_name(ia));
-		if (!a->name)
-			a->name = g_strdup("");
-		a->email = g_strdup(internet_address_mailbox_get_addr(
-			INTERNET_ADDRESS_MAILBOX(ia)));
+		/* decoded names may hold line breaks: a trailer is one line */
+		a->name = lore_one_line(internet_address_get_name(ia), -1);
+		a->email = lore_one_line(internet_address_mailbox_get_addr(
+						 INTERNET_ADDRESS_MAILBOX(ia)),
+					 -1);
 		a->key = cc_key(a->email);
 		g_ptr_array_add(out, a);
 	}

@@ -48,26 +48,63 @@ report_revisions(struct series_set *s, struct series *ser,
 	g_array_unref(revs);
 }
 
+/* "2, 4-6, 9": runs of consecutive numbers from the ascending @nums */
+static char *
+ranges(GArray *nums)
+{
+	GString *s = g_string_new(NULL);
+	guint i = 0, j;
+
+	while (i < nums->len) {
+		int lo = g_array_index(nums, int, i);
+
+		for (j = i; j + 1 < nums->len &&
+			    g_array_index(nums, int, j + 1) ==
+				    g_array_index(nums, int, j) + 1;
+		     j++)
+			;
+		g_string_append_printf(s, "%s%d", s->len ? ", " : "", lo);
+		if (j > i)
+			g_string_append_printf(s, "-%d",
+					       g_array_index(nums, int, j));
+		i = j + 1;
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* One line for the missing patches, however many a subject claims. */
 static gboolean
 report_missing(struct series *ser, GHashTable *pick,
 	       const struct amjob_opts *o)
 {
 	GArray *miss = series_missing(ser);
-	gboolean bad = FALSE;
+	GArray *bad = g_array_new(FALSE, FALSE, sizeof(int));
+	gboolean any;
 	guint i;
 
 	for (i = 0; i < miss->len; i++) {
 		int n = g_array_index(miss, int, i);
 
-		if (pick && !g_hash_table_contains(pick, GINT_TO_POINTER(n)))
-			continue;
-		lore_err("v%d: missing %d/%d", ser->revision, n, ser->expected);
-		bad = TRUE;
+		if (!pick || g_hash_table_contains(pick, GINT_TO_POINTER(n)))
+			g_array_append_val(bad, n);
 	}
+	any = bad->len > 0;
+	if (any) {
+		g_autofree char *list = ranges(bad), *r = NULL;
+
+		if (bad->len == 1)
+			r = g_strdup_printf("%s/%d", list, ser->expected);
+		else
+			r = g_strdup_printf("%s of %d", list, ser->expected);
+		if (o->allow_incomplete)
+			lore_err("warning: v%d: missing %s", ser->revision, r);
+		else
+			lore_err("v%d: missing %s: the series is incomplete, nothing written (use --allow-incomplete to write the patches that exist)",
+				 ser->revision, r);
+	}
+	g_array_unref(bad);
 	g_array_unref(miss);
-	if (bad && !o->allow_incomplete)
-		lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
-	return bad;
+	return any;
 }
 
 static void
@@ -117,6 +154,30 @@ report_base(struct series *ser, const char *branch, const char *file)
 	}
 }
 
+/*
+ * What no patch may hold: NUL bytes (the text was cut or altered) and,
+ * unless the user allows them, Unicode controls that make code read
+ * differently from what it does. One line names the message and line.
+ */
+static int
+refuse_unsafe(const struct spatch *p, const char *msg,
+	      const struct amjob_opts *o)
+{
+	g_autofree char *id = lore_term_safe(p->msg->msgid, -1);
+	gunichar c;
+	guint line;
+
+	if (p->msg->body_nul) {
+		lore_err("<%s> holds NUL bytes: refused, nothing written", id);
+		return LORE_EUSAGE;
+	}
+	if (o->allow_unicode_control || !(c = lore_find_control(msg, &line)))
+		return LORE_OK;
+	lore_err("<%s> holds the Unicode control character U+%04X on line %u of its am-ready text: refused, nothing written (--allow-unicode-control-chars accepts it)",
+		 id, c, line);
+	return LORE_EUSAGE;
+}
+
 /* Build the mbox (and the cover letter) in memory. */
 static int
 build(struct series_set *s, struct series *ser, GHashTable *pick,
@@ -126,6 +187,7 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 	struct spatch *cp = series_cover(ser);
 	gboolean from_warned = FALSE;
 	guint i;
+	int rc;
 
 	lore_info("---");
 	for (i = 1; i < ser->slots->len; i++) {
@@ -139,20 +201,43 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 		if (pick && !g_hash_table_contains(pick, GINT_TO_POINTER(i)))
 			continue;
 		if (!e->p) {
-			lore_info("  ERROR: missing [%u/%d]!", i, ser->expected);
+			guint j = i;
+
+			/* a run of missing patches is one line */
+			while (j + 1 < ser->slots->len &&
+			       !g_array_index(ser->slots, struct series_entry,
+					      j + 1).p &&
+			       (!pick || g_hash_table_contains(
+						 pick, GINT_TO_POINTER(j + 1))))
+				j++;
+			if (j == i)
+				lore_info("  ERROR: missing [%u/%d]!", i,
+					  ser->expected);
+			else
+				lore_info("  ERROR: missing [%u/%d] to [%u/%d]!",
+					  i, ser->expected, j, ser->expected);
+			i = j;
 			continue;
 		}
 		fu = series_followups(s, ser, e);
 		msg = am_message(e, fu, &o->am, FALSE, &note);
 		g_ptr_array_free(fu, TRUE);
+		if ((rc = refuse_unsafe(e->p, msg, o))) {
+			g_free(msg);
+			am_note_clear(&note);
+			return rc;
+		}
 		say_safe("  ", note.subject);
 		for (k = 0; k < note.added->len; k++)
 			say_safe("    + ", note.added->pdata[k]);
 		for (k = 0; k < note.ignored->len; k++)
 			say_safe("    x ", note.ignored->pdata[k]);
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
+			g_autofree char *id = lore_term_safe(e->p->msg->msgid,
+							     -1);
+
 			lore_err("warning: a line of '%s' looks like an mbox From_ line to git am; use --mboxrd and git am --patch-format=mboxrd",
-				 e->p->msg->msgid);
+				 id);
 			from_warned = TRUE;
 		}
 		writer_mbox_add(mbox, msg, o->mboxrd);
@@ -164,8 +249,10 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 		struct series_entry ce = { cp, ser->revision, 0 };
 		char *msg = am_message(&ce, NULL, &o->am, TRUE, NULL);
 
+		rc = refuse_unsafe(cp, msg, o);
 		g_string_append(cover, msg);
 		g_free(msg);
+		return rc;
 	}
 	return LORE_OK;
 }
@@ -240,7 +327,9 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	mbox = g_string_new(NULL);
 	if (o->outdir)
 		cover = g_string_new(NULL);
-	build(s, ser, pick, o, mbox, cover, &count);
+	rc = build(s, ser, pick, o, mbox, cover, &count);
+	if (rc)
+		goto out;
 	lore_info("---");
 	lore_info("Total patches: %u", count);
 	report_mismatches(s);
@@ -260,8 +349,10 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	if (o->outdir) {
 		mbx = g_strdup_printf("%s/%s.mbx", o->outdir, slug);
 		cov = g_strdup_printf("%s/%s.cover", o->outdir, slug);
-		if (!writer_file(mbx, mbox, &err) ||
-		    (cover->len && !writer_file(cov, cover, &err))) {
+		const char *paths[] = { mbx, cov };
+		const GString *data[] = { mbox, cover };
+
+		if (!writer_files(paths, data, cover->len ? 2 : 1, &err)) {
 			lore_err("%s", err->message);
 			rc = err->code;
 			goto out;

@@ -35,6 +35,7 @@ struct amjob_opts {
 	gboolean sloppy;
 	gboolean allow_incomplete;
 	gboolean mboxrd;
+	gboolean allow_unicode_control; /* patches with bidi controls too */
 	char *outdir;             /* NULL: the mbox goes to stdout */
 	char *link_mask;          /* for the summary's Link line */
 	const char *target;       /* the message asked about, or NULL */

@@ -41,6 +41,7 @@ struct cli {
 	gboolean seen;
 	gboolean passthrough;
 	gboolean status_header;
+	gboolean allow_unicode_control;
 	char **args;
 };
 

@@ -100,7 +100,7 @@ inbody_header(const char *l, size_t n, size_t *vstart)
 static void
 set_header(struct mailinfo *mi, const char *name, const char *value)
 {
-	g_autofree char *v = g_strstrip(g_strdup(value));
+	g_autofree char *v = lore_one_line(value, -1);
 
 	if (!strcmp(name, "Subject")) {
 		g_free(mi->subject);

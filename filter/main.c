@@ -95,6 +95,9 @@ entries(struct cli *c)
 		{ "status-header", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "With --passthrough, add an X-Lore-Am: header saying what was found",
 		  NULL },
+		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Write patches holding Unicode bidi or zero-width controls",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -113,7 +116,8 @@ entries(struct cli *c)
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
 		&c->no_parent,	 &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
-		&c->status_header, &c->quiet,	       &c->version,
+		&c->status_header, &c->allow_unicode_control,
+		&c->quiet,	 &c->version,
 		&c->args,
 	};
 	guint i;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -147,14 +148,42 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 }
 
 static GBytes *
-slurp_fd(FILE *f, const char *path, GError **err)
+too_big(GByteArray *a, const char *path, gsize max, GError **err)
 {
-	GByteArray *a = g_byte_array_new();
+	g_byte_array_unref(a);
+	if (!strcmp(path, "stdin"))
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "standard input: the message is larger than %" G_GSIZE_FORMAT
+			    " MiB; refused",
+			    max >> 20);
+	else
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "'%s' is larger than %" G_GSIZE_FORMAT " MiB; refused",
+			    path, max >> 20);
+	return NULL;
+}
+
+static GBytes *
+slurp_fd(FILE *f, const char *path, gsize max, GError **err)
+{
+	GByteArray *a;
+	struct stat st;
 	guint8 tmp[65536];
 	size_t n;
 
-	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0)
+	/* a regular file is read into a buffer of its size, not doubled */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
+		if (max && (gsize)st.st_size > max)
+			return too_big(g_byte_array_new(), path, max, err);
+		a = g_byte_array_sized_new(st.st_size + 1);
+	} else {
+		a = g_byte_array_new();
+	}
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
 		g_byte_array_append(a, tmp, n);
+		if (max && a->len > max)
+			return too_big(a, path, max, err);
+	}
 	if (ferror(f)) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
 			    path, g_strerror(errno));
@@ -166,7 +195,7 @@ slurp_fd(FILE *f, const char *path, GError **err)
 
 /* Read a gzip file (mail stores sometimes keep messages compressed). */
 static GBytes *
-slurp_gz(const char *path, GError **err)
+slurp_gz(const char *path, gsize max, GError **err)
 {
 	gzFile gz = gzopen(path, "rb");
 	GByteArray *a;
@@ -179,8 +208,13 @@ slurp_gz(const char *path, GError **err)
 		return NULL;
 	}
 	a = g_byte_array_new();
-	while ((n = gzread(gz, tmp, sizeof(tmp))) > 0)
+	while ((n = gzread(gz, tmp, sizeof(tmp))) > 0) {
 		g_byte_array_append(a, tmp, n);
+		if (max && a->len > max) {
+			gzclose(gz);
+			return too_big(a, path, max, err);
+		}
+	}
 	if (n < 0) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "cannot decompress '%s'", path);
@@ -193,22 +227,22 @@ slurp_gz(const char *path, GError **err)
 }
 
 GBytes *
-mbox_slurp(const char *path, GError **err)
+mbox_slurp(const char *path, gsize max, GError **err)
 {
 	GBytes *b;
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return slurp_fd(stdin, "stdin", err);
+		return slurp_fd(stdin, "stdin", max, err);
 	if (g_str_has_suffix(path, ".gz"))
-		return slurp_gz(path, err);
+		return slurp_gz(path, max, err);
 	f = fopen(path, "rb");
 	if (!f) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
 			    path, g_strerror(errno));
 		return NULL;
 	}
-	b = slurp_fd(f, path, err);
+	b = slurp_fd(f, path, max, err);
 	fclose(f);
 	return b;
 }
@@ -245,7 +279,7 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 		for (k = 0; k < names->len; k++) {
 			g_autofree char *f =
 				g_build_filename(dir, names->pdata[k], NULL);
-			GBytes *b = mbox_slurp(f, NULL);
+			GBytes *b = mbox_slurp(f, 0, NULL);
 			gsize sz;
 			const char *p;
 
@@ -273,7 +307,7 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 
 	if (strcmp(path, "-") && g_file_test(path, G_FILE_TEST_IS_DIR))
 		return read_maildir(path, cb, data, err);
-	b = mbox_slurp(path, err);
+	b = mbox_slurp(path, 0, err);
 	if (!b)
 		return FALSE;
 	p = g_bytes_get_data(b, &sz);

@@ -24,8 +24,12 @@ void mbox_split(const char *buf, size_t len, mbox_cb cb, void *data);
 gboolean mbox_read_path(const char *path, mbox_cb cb, void *data,
 			GError **err);
 
-/* Slurp a file (or stdin for "-") into a new GBytes. */
-GBytes *mbox_slurp(const char *path, GError **err);
+/*
+ * Slurp a file (or stdin for "-"; "*.gz" decompressed) into a new GBytes.
+ * With @max > 0, more than @max bytes is an error (LORE_EUSAGE) and no
+ * more than @max + 1 bytes are ever held.
+ */
+GBytes *mbox_slurp(const char *path, gsize max, GError **err);
 
 /*
  * git mailsplit's test for a From_ line that separates messages: "From "

@@ -164,11 +164,16 @@ message_parse_addr(const char *value, char **name, char **email)
 		g_object_unref(list);
 	}
 out:
-	if (!*name)
-		*name = g_strdup("");
-	if (!*email)
-		*email = g_strdup("");
-	g_strstrip(*name);
+	/* decoded words may hold line breaks and escapes: one clean line */
+	{
+		char *n = lore_one_line(*name, -1);
+		char *e = lore_one_line(*email, -1);
+
+		g_free(*name);
+		g_free(*email);
+		*name = n;
+		*email = e;
+	}
 }
 
 struct collect {
@@ -224,7 +229,14 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 			slot = &m->cte_hdr;
 		break;
 	}
-	if (slot && !*slot)
+	if (!slot || *slot)
+		return TRUE;
+	/* what reaches the output or the terminal is cleaned at once; ids
+	 * and MIME parameters are kept as written for their parsers */
+	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
+	    slot == &m->to_hdr || slot == &m->cc_hdr)
+		*slot = lore_one_line(val, vlen);
+	else
 		*slot = unfold(val, vlen);
 	return TRUE;
 }
@@ -252,6 +264,12 @@ message_parse(const char *buf, size_t len, GError **err)
 	guint nfields = 0;
 	size_t skip = 0;
 
+	if (len > LORE_MAX_MESSAGE) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "the message is larger than %s; refused",
+			    LORE_MAX_MESSAGE_TEXT);
+		return NULL;
+	}
 	/* An mbox From_ line before the headers is not part of the message. */
 	if (len >= 5 && !memcmp(buf, "From ", 5)) {
 		const char *nl = memchr(buf, '\n', len);
@@ -281,12 +299,10 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->refs = msgid_list(c.refs);
 	if (m->subject) {
 		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
-		char *u = lore_to_utf8(d, strlen(d), NULL);
 
 		g_free(m->subject);
-		m->subject = unfold(u, strlen(u));
+		m->subject = lore_one_line(d, -1);
 		g_free(d);
-		g_free(u);
 	} else {
 		m->subject = g_strdup("");
 	}
@@ -359,31 +375,49 @@ is_text_part(GMimeContentType *ct)
 
 struct pick {
 	char *text;
+	gboolean nul;
 };
 
 /*
  * The decoded content of a text part in UTF-8. Decoding ourselves (rather
  * than g_mime_text_part_get_text) keeps bytes that are invalid in the
- * declared charset visible as U+FFFD, as b4 does, instead of dropping them.
+ * declared charset visible as U+FFFD, as b4 does, instead of dropping
+ * them; and NUL bytes, at which a C string would silently cut the text
+ * (half a patch), become U+FFFD too and are reported in *@nul.
  */
 static char *
-part_text(GMimePart *part)
+part_text(GMimePart *part, gboolean *nul)
 {
 	GMimeDataWrapper *w = g_mime_part_get_content(part);
+	const char *charset = g_mime_object_get_content_type_parameter(
+		GMIME_OBJECT(part), "charset");
 	GMimeStream *mem;
 	GByteArray *ba;
-	char *text;
+	GString *out;
+	const char *p, *end;
 
 	if (!w)
 		return NULL;
 	mem = g_mime_stream_mem_new();
 	g_mime_data_wrapper_write_to_stream(w, mem);
 	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	text = lore_to_utf8((const char *)ba->data, ba->len,
-			   g_mime_object_get_content_type_parameter(
-				   GMIME_OBJECT(part), "charset"));
+	out = g_string_sized_new(ba->len);
+	p = (const char *)ba->data;
+	end = p + ba->len;
+	for (;;) {
+		const char *z = memchr(p, '\0', end - p);
+		char *seg = lore_to_utf8(p, (z ? z : end) - p, charset);
+
+		g_string_append(out, seg);
+		g_free(seg);
+		if (!z)
+			break;
+		g_string_append(out, "\xef\xbf\xbd");
+		*nul = TRUE;
+		p = z + 1;
+	}
 	g_object_unref(mem);
-	return text;
+	return g_string_free(out, FALSE);
 }
 
 static void
@@ -391,14 +425,17 @@ pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 {
 	struct pick *p = data;
 	GMimeContentType *ct = g_mime_object_get_content_type(part);
+	gboolean nul = FALSE;
 	char *text;
 
 	(void)parent;
 	if (!GMIME_IS_PART(part) || !is_text_part(ct))
 		return;
-	text = part_text(GMIME_PART(part));
+	text = part_text(GMIME_PART(part), &nul);
 	if (!text)
 		return;
+	if (!p->text || has_diff_text(text))
+		p->nul = nul;
 	if (!p->text) {
 		p->text = text;
 	} else if (has_diff_text(text)) {
@@ -409,13 +446,45 @@ pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	}
 }
 
+/*
+ * GMime checks each line against every open multipart boundary, so a
+ * message nesting multiparts a million deep costs it half a minute. No
+ * patch mail has more than a few parts: past LORE_MAX_MULTIPARTS
+ * "Content-Type: multipart/..." lines the message has no text for us.
+ */
+#define LORE_MAX_MULTIPARTS 256
+
+static gboolean
+too_many_parts(const struct message *msg)
+{
+	size_t pos = 0, ll;
+	const char *l;
+	guint n = 0;
+
+	while (lore_next_line(msg->raw, msg->len, &pos, &l, &ll)) {
+		const char *v = l + 13;
+
+		if (!lore_has_prefix_ci(l, ll, "content-type:"))
+			continue;
+		while (v < l + ll && (*v == ' ' || *v == '\t'))
+			v++;
+		if (lore_has_prefix_ci(v, l + ll - v, "multipart/") &&
+		    ++n > LORE_MAX_MULTIPARTS)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 static char *
-body_via_gmime(struct message *msg)
+body_via_gmime(struct message *msg, gboolean *nul)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *gm;
 	struct pick p = { NULL };
+
+	if (too_many_parts(msg))
+		return NULL;
 
 	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
 	parser = g_mime_parser_new_with_stream(stream);
@@ -429,6 +498,7 @@ body_via_gmime(struct message *msg)
 	else
 		g_mime_message_foreach(gm, pick_part, &p);
 	g_object_unref(gm);
+	*nul = p.nul;
 	return p.text;
 }
 
@@ -474,11 +544,13 @@ message_body(struct message *msg)
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
-	if (simple_body(msg, &charset))
+	/* a NUL would cut the C string short: GMime's path keeps lengths */
+	if (!memchr(msg->raw + msg->body_off, '\0', msg->len - msg->body_off) &&
+	    simple_body(msg, &charset))
 		text = lore_to_utf8(msg->raw + msg->body_off,
 				    msg->len - msg->body_off, charset);
 	else
-		text = body_via_gmime(msg);
+		text = body_via_gmime(msg, &msg->body_nul);
 	if (!text)
 		text = g_strdup("");
 	if (!g_utf8_validate(text, -1, NULL)) {
@@ -490,7 +562,6 @@ message_body(struct message *msg)
 	s = g_string_new(text);
 	g_free(text);
 	strip_cr(s);
-	/* NUL bytes cannot go on in C strings; they are never meaningful. */
 	msg->body = g_string_free(s, FALSE);
 	return msg->body;
 }

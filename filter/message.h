@@ -20,18 +20,20 @@ struct message {
 	char *msgid;        /* normalised (msgid.h); NULL when absent */
 	char *in_reply_to;  /* first id of In-Reply-To, or NULL */
 	GPtrArray *refs;    /* ids of References, in order (char *) */
-	char *subject;      /* decoded, unfolded, white space collapsed */
+	char *subject;      /* decoded, one clean line (lore_one_line) */
 	char *from_name;    /* decoded display name, "" when none */
 	char *from_email;   /* "" when none */
-	char *date_hdr;     /* Date as written, unfolded; NULL when absent */
+	char *date_hdr;     /* Date as one clean line; NULL when absent */
 	gint64 date;        /* seconds since the epoch, 0 when unknown */
 	int date_tz;        /* the Date's offset from UTC, in seconds */
-	char *to_hdr;       /* raw unfolded To/Cc, for --cc-trailers */
+	char *to_hdr;       /* To/Cc as clean lines, for --cc-trailers */
 	char *cc_hdr;
 	char *ctype_hdr;    /* raw Content-Type and -Transfer-Encoding */
 	char *cte_hdr;
 	char *body;         /* decoded UTF-8 text with LF ends (message_body) */
 	gboolean body_done;
+	gboolean body_nul;  /* the text held NUL bytes, now U+FFFD: a patch
+			     * with them is refused, never cut short */
 	guint seq;          /* order in which the thread received it */
 	const char *origin; /* static name of the source that supplied it */
 	gboolean provisional; /* piped in; a source's copy replaces it */
@@ -40,7 +42,8 @@ struct message {
 /*
  * Parse @len bytes at @buf. A leading mbox "From " line is skipped; CRLF and
  * LF line ends are both accepted. Returns NULL and sets @err when the bytes
- * do not look like a mail at all (no header lines).
+ * do not look like a mail at all (no header lines), hold a NUL in the
+ * header, or are more than LORE_MAX_MESSAGE bytes.
  */
 struct message *message_parse(const char *buf, size_t len, GError **err);
 
@@ -49,15 +52,17 @@ void message_free(struct message *msg);
 /*
  * The text body: the first text/plain (or text/x-patch, text/x-diff) part,
  * a later such part preferred when it carries a diff; transfer encoding
- * undone, converted to UTF-8, CR removed. Never NULL ("" when the message
- * has no text part). Owned by @msg.
+ * undone, converted to UTF-8, CR removed, NUL bytes replaced by U+FFFD
+ * (and body_nul set). Never NULL ("" when the message has no text part).
+ * Owned by @msg.
  */
 const char *message_body(struct message *msg);
 
 /* The unfolded value of the first header @name, or NULL (g_free). */
 char *message_header(const struct message *msg, const char *name);
 
-/* Parse an address header's first mailbox into name and email (g_free). */
+/* Parse an address header's first mailbox into name and email (g_free),
+ * each one clean line (lore_one_line), "" when absent. */
 void message_parse_addr(const char *value, char **name, char **email);
 
 #endif

@@ -10,13 +10,19 @@
 gboolean
 msgid_valid(const char *id)
 {
-	const unsigned char *p;
+	const char *p;
 
-	if (!id || !*id)
+	/* RFC 6532 allows UTF-8 in ids, but never broken UTF-8: an id goes
+	 * into headers, URLs and messages on a terminal */
+	if (!id || !*id || !g_utf8_validate(id, -1, NULL))
 		return FALSE;
-	for (p = (const unsigned char *)id; *p; p++)
-		if (*p <= ' ' || *p == 0x7f || *p == '<' || *p == '>')
+	for (p = id; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (c <= ' ' || c == 0x7f || (c >= 0x80 && c < 0xa0) ||
+		    c == '<' || c == '>')
 			return FALSE;
+	}
 	return TRUE;
 }
 

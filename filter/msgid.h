@@ -25,7 +25,8 @@ char *msgid_from_header(const char *value);
 /* Every <id> of a References header value, in order (array of char *). */
 GPtrArray *msgid_list(const char *value);
 
-/* TRUE when @id is acceptable: non-empty, no white space or controls. */
+/* TRUE when @id is acceptable: non-empty, valid UTF-8, no white space,
+ * no C0/C1 control characters, no angle brackets. */
 gboolean msgid_valid(const char *id);
 
 #endif

@@ -170,7 +170,8 @@ read_message(notmuch_message_t *m)
 
 	for (; fns && !msg && notmuch_filenames_valid(fns);
 	     notmuch_filenames_move_to_next(fns)) {
-		GBytes *b = mbox_slurp(notmuch_filenames_get(fns), NULL);
+		GBytes *b = mbox_slurp(notmuch_filenames_get(fns),
+				       LORE_MAX_MESSAGE, NULL);
 		gsize n;
 		const char *d;
 

@@ -84,6 +84,7 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 	o->allow_incomplete = c->allow_incomplete;
 	o->mboxrd = c->mboxrd;
 	o->outdir = c->outdir;
+	o->allow_unicode_control = c->allow_unicode_control;
 	v = config_get(cfg, "summary-linkmask", "linkmask");
 	o->link_mask = g_strdup(v ? v : DEFAULT_LINK_MASK);
 }
@@ -182,7 +183,7 @@ static int
 read_stdin_message(struct message **out)
 {
 	GError *err = NULL;
-	GBytes *b = mbox_slurp("-", &err);
+	GBytes *b = mbox_slurp("-", LORE_MAX_MESSAGE, &err);
 	gsize n;
 	const char *p;
 
@@ -333,6 +334,9 @@ gather(const struct cli *c, struct sources *s, const char *target,
 		return rc;
 	}
 	thread_settle(t);
+	if (t->too_big)
+		lore_err("warning: %u message(s) larger than %s skipped",
+			 t->too_big, LORE_MAX_MESSAGE_TEXT);
 	for (i = 0; i < s->notes->len; i++)
 		lore_info("NOTE: %s", (char *)s->notes->pdata[i]);
 	if (!s->asked->len) {

@@ -31,8 +31,14 @@ series_free(struct series *ser)
 {
 	g_array_free(ser->slots, TRUE);
 	g_free(ser->base_commit);
-	if (ser->carried)
+	if (ser->carried) {
+		guint i;
+
+		/* pairs of (entry, trailer list): the lists are referenced */
+		for (i = 1; i < ser->carried->len; i += 2)
+			g_ptr_array_unref(ser->carried->pdata[i]);
 		g_ptr_array_free(ser->carried, TRUE);
+	}
 	g_free(ser);
 }
 
@@ -237,38 +243,67 @@ add_message(struct series_set *s, struct spatch *p)
 	add_patch(s, get_rev(s, p->revision), p);
 }
 
+/*
+ * The patch or cover letter reply @r answers: its first ancestor that is
+ * not a reply. Answers are memoised for every reply on the way up, so a
+ * chain of n replies costs O(n) in all, not O(n^2); a reference cycle
+ * (a message met twice) ends the walk with no answer.
+ */
+static struct spatch *
+answered(struct series_set *s, struct spatch *r, GHashTable *memo,
+	 GHashTable *on_path, GPtrArray *path)
+{
+	struct spatch *p = parent_of(s, r), *found = NULL;
+	gpointer v;
+	guint i;
+
+	g_hash_table_remove_all(on_path);
+	g_ptr_array_set_size(path, 0);
+	g_hash_table_add(on_path, r);
+	while (p) {
+		if (!p->reply) {
+			found = p;
+			break;
+		}
+		if (g_hash_table_lookup_extended(memo, p, NULL, &v)) {
+			found = v;
+			break;
+		}
+		if (!g_hash_table_add(on_path, p))
+			break;
+		g_ptr_array_add(path, p);
+		p = parent_of(s, p);
+	}
+	for (i = 0; i < path->len; i++)
+		g_hash_table_insert(memo, path->pdata[i], found);
+	return found;
+}
+
 /* Follow the reply chain up to the patch or cover letter it answers. */
 static void
 attach_replies(struct series_set *s)
 {
+	GHashTable *memo = g_hash_table_new(NULL, NULL);
+	GHashTable *on_path = g_hash_table_new(NULL, NULL);
+	GPtrArray *path = g_ptr_array_new();
 	guint i, k;
 
 	for (i = 0; i < s->replies->len; i++) {
 		struct spatch *r = s->replies->pdata[i];
-		struct spatch *p = parent_of(s, r);
-		GPtrArray *ok = g_ptr_array_new();
-		guint depth = 0;
+		struct spatch *p = answered(s, r, memo, on_path, path);
 
 		for (k = 0; k < r->own->len; k++) {
 			struct trailer *t = r->own->pdata[k];
 
-			if (s->sloppy || trailer_sender_ok(t, r->msg))
-				g_ptr_array_add(ok, t);
-			else
+			if (!s->sloppy && !trailer_sender_ok(t, r->msg))
 				g_ptr_array_add(s->mismatches, t);
+			else if (p)
+				g_ptr_array_add(p->followups, t);
 		}
-		/* depth bound: a reference cycle must not loop forever */
-		while (p && depth++ < 10000) {
-			if (!p->reply) {
-				for (k = 0; k < ok->len; k++)
-					g_ptr_array_add(p->followups,
-							ok->pdata[k]);
-				break;
-			}
-			p = parent_of(s, p);
-		}
-		g_ptr_array_free(ok, TRUE);
 	}
+	g_ptr_array_free(path, TRUE);
+	g_hash_table_destroy(on_path);
+	g_hash_table_destroy(memo);
 }
 
 struct series_set *
@@ -457,7 +492,9 @@ series_get(struct series_set *s, int revision)
 	prepare(s, ser, 0);
 	/* trailers given to an identical patch of another revision */
 	if (!ser->carried) {
-		GHashTable *by_id = g_hash_table_new(g_str_hash, g_str_equal);
+		GHashTable *by_id = g_hash_table_new_full(
+			g_str_hash, g_str_equal, NULL,
+			(GDestroyNotify)g_ptr_array_unref);
 
 		ser->carried = g_ptr_array_new();
 		for (i = 0; i < s->all->len; i++) {
@@ -483,11 +520,11 @@ series_get(struct series_set *s, int revision)
 				    !(c = g_hash_table_lookup(by_id, pid)))
 					continue;
 				g_ptr_array_add(ser->carried, e);
-				g_ptr_array_add(ser->carried, c);
+				g_ptr_array_add(ser->carried,
+						g_ptr_array_ref(c));
 			}
 		}
-		/* the arrays move into ser->carried; free only the table */
-		g_hash_table_steal_all(by_id);
+		/* ser->carried holds its own references to the lists it uses */
 		g_hash_table_destroy(by_id);
 	}
 	return ser;

@@ -41,7 +41,9 @@ struct series {
 	GArray *slots; /* struct series_entry; [0] is the cover letter */
 	gboolean complete, partial_reroll, prepared;
 	char *base_commit; /* from the cover letter, or NULL */
-	GPtrArray *carried; /* trailers carried from earlier revisions */
+	/* trailers carried from earlier revisions: pairs of a borrowed
+	 * struct series_entry * and a referenced GPtrArray of trailers */
+	GPtrArray *carried;
 };
 
 struct series_set {

@@ -102,8 +102,13 @@ struct message *
 thread_add_raw(struct thread *t, const char *buf, size_t len,
 	       const char *origin)
 {
-	struct message *m = message_parse(buf, len, NULL);
+	struct message *m;
 
+	if (len > LORE_MAX_MESSAGE) {
+		t->too_big++;
+		return NULL;
+	}
+	m = message_parse(buf, len, NULL);
 	if (!m) {
 		t->unparsable++;
 		return NULL;

@@ -18,6 +18,7 @@ struct thread {
 	guint dups;         /* messages dropped as duplicates */
 	guint no_id;        /* messages dropped for lack of a Message-ID */
 	guint unparsable;   /* pieces of input that were not mail */
+	guint too_big;      /* messages over LORE_MAX_MESSAGE, skipped */
 };
 
 struct thread *thread_new(void);

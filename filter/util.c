@@ -54,16 +54,23 @@ lore_term_safe(const char *s, gssize len)
 {
 	GString *out;
 	const char *p, *end;
+	gsize shown = 0;
 
 	if (!s)
 		return g_strdup("");
 	if (len < 0)
 		len = strlen(s);
-	out = g_string_sized_new(len + 1);
+	out = g_string_sized_new(MIN((gsize)len, 4 * LORE_TERM_MAX) + 4);
 	p = s;
 	end = s + len;
 	while (p < end) {
 		gunichar c = g_utf8_get_char_validated(p, end - p);
+
+		/* a megabyte of subject must not flood the terminal */
+		if (++shown > LORE_TERM_MAX) {
+			g_string_append(out, "...");
+			break;
+		}
 
 		if (c == (gunichar)-1 || c == (gunichar)-2) {
 			g_string_append(out, "\xef\xbf\xbd");
@@ -79,6 +86,83 @@ lore_term_safe(const char *s, gssize len)
 		p = g_utf8_next_char(p);
 	}
 	return g_string_free(out, FALSE);
+}
+
+char *
+lore_one_line(const char *s, gssize len)
+{
+	g_autofree char *u = NULL;
+	GString *out;
+	const char *p;
+	gboolean sp = FALSE;
+
+	if (!s)
+		return g_strdup("");
+	if (len < 0)
+		len = strlen(s);
+	u = lore_to_utf8(s, len, NULL);
+	out = g_string_sized_new(strlen(u));
+	for (p = u; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (c <= ' ' || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+			sp = TRUE;
+			continue;
+		}
+		if (sp && out->len)
+			g_string_append_c(out, ' ');
+		sp = FALSE;
+		g_string_append_unichar(out, c);
+	}
+	return g_string_free(out, FALSE);
+}
+
+static gboolean
+is_bidi(gunichar c)
+{
+	return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+gunichar
+lore_find_control(const char *text, guint *line)
+{
+	size_t pos = 0, len = strlen(text), ll;
+	const char *l;
+	gboolean in_diff = FALSE;
+	guint n = 0;
+
+	while (lore_next_line(text, len, &pos, &l, &ll)) {
+		const char *p, *end = l + ll;
+		gunichar cf = 0, bidi = 0;
+		gboolean lo = FALSE, ascii = TRUE;
+
+		n++;
+		if (ll >= 5 && !memcmp(l, "diff ", 5))
+			in_diff = TRUE;
+		for (p = l; p < end; p++)
+			if ((guchar)*p >= 0x80)
+				ascii = FALSE;
+		if (ascii)
+			continue;
+		for (p = l; p < end; p = g_utf8_next_char(p)) {
+			gunichar c = g_utf8_get_char_validated(p, end - p);
+
+			if (c == (gunichar)-1 || c == (gunichar)-2)
+				break;
+			if (g_unichar_type(c) == G_UNICODE_OTHER_LETTER)
+				lo = TRUE;
+			else if (g_unichar_type(c) == G_UNICODE_FORMAT && !cf)
+				cf = c;
+			if (is_bidi(c) && !bidi)
+				bidi = c;
+		}
+		if ((in_diff && bidi) || (cf && !lo)) {
+			*line = n;
+			return in_diff && bidi ? bidi : cf;
+		}
+	}
+	*line = 0;
+	return 0;
 }
 
 gboolean
@@ -147,7 +231,10 @@ lore_to_utf8(const char *s, size_t len, const char *charset)
 	    g_ascii_strcasecmp(charset, "utf8") &&
 	    g_ascii_strcasecmp(charset, "us-ascii"))
 		out = g_convert(s, len, "UTF-8", charset, NULL, NULL, NULL);
-	/* mislabelled or unlabelled 8-bit text: U+FFFD, as b4 shows it */
+	/* unlabelled 8-bit text is most often latin1; text mislabelled as
+	 * UTF-8 shows its bad bytes as U+FFFD, as b4 shows them */
+	if (!out && !(charset && *charset))
+		out = g_convert(s, len, "UTF-8", "ISO-8859-1", NULL, NULL, NULL);
 	if (!out)
 		out = g_utf8_make_valid(s, len);
 	return out;

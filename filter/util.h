@@ -28,6 +28,15 @@ enum lore_status {
 	LORE_ETEMP = 75,    /* source temporarily unavailable (EX_TEMPFAIL) */
 };
 
+/*
+ * The largest single message lore-am reads (64 MiB): far above any patch
+ * a list accepts, low enough that a hostile one cannot take the machine's
+ * memory (processing costs a few times the message size). Larger ones are
+ * refused on stdin and skipped, with a warning, in mailboxes.
+ */
+#define LORE_MAX_MESSAGE ((gsize)64 << 20)
+#define LORE_MAX_MESSAGE_TEXT "64 MiB"
+
 /* Set by main.c from -q; lore_info() prints nothing when it is set. */
 extern int lore_quiet;
 
@@ -39,9 +48,30 @@ void lore_info(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /*
  * Text from mail is hostile: return a copy of @s (at most @len bytes, -1 for
  * NUL-terminated) fit for a terminal: C0/C1 controls, DEL, and Unicode
- * format/bidi controls become '?', invalid UTF-8 becomes U+FFFD.
+ * format/bidi controls become '?', invalid UTF-8 becomes U+FFFD, a tab a
+ * space, and text past LORE_TERM_MAX characters is cut to "...".
  */
+#define LORE_TERM_MAX 1024
 char *lore_term_safe(const char *s, gssize len);
+
+/*
+ * A header value fit for one line of an am-ready message: valid UTF-8 (as
+ * lore_to_utf8 makes it), every run of white space and C0/C1 control
+ * characters (line breaks, ESC, DEL, ...) one space, no space at either
+ * end. A value decoded from RFC 2047 words can smuggle in any of those.
+ */
+char *lore_one_line(const char *s, gssize len);
+
+/*
+ * The Trojan Source defence (b4's rule, and a little more): the first
+ * Unicode format character (category Cf: bidi overrides and isolates,
+ * zero-width characters, ...) of @text on a line without a letter of the
+ * scripts that need them (category Lo); from the first "diff " line on,
+ * the bidi embeddings, overrides and isolates (U+202A-U+202E and
+ * U+2066-U+2069) count on every line, letters or not, as code hides
+ * behind them. Returns the character and its 1-based line, 0 if none.
+ */
+gunichar lore_find_control(const char *text, guint *line);
 
 /*
  * Walk the lines of [buf, buf+len): *pos is the offset of the next line on

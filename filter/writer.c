@@ -82,33 +82,33 @@ writer_stdout(const GString *data, GError **err)
 	return TRUE;
 }
 
-gboolean
-writer_file(const char *path, const GString *data, GError **err)
+/* Create a temporary file next to @path holding @data, synced to disk. */
+static char *
+write_temp(const char *path, const GString *data, GError **err)
 {
 	g_autofree char *dir = g_path_get_dirname(path);
-	g_autofree char *tmp = NULL;
+	char *tmp;
+	mode_t um;
 	int fd, e;
 
 	if (g_mkdir_with_parents(dir, 0777) < 0) {
 		g_set_error(err, LORE_ERROR, LORE_EIO,
 			    "cannot create folder '%s': %s", dir,
 			    g_strerror(errno));
-		return FALSE;
+		return NULL;
 	}
 	tmp = g_strdup_printf("%s.tmp-XXXXXX", path);
-	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666 & ~0);
+	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot write '%s': %s",
 			    path, g_strerror(errno));
-		return FALSE;
+		g_free(tmp);
+		return NULL;
 	}
 	/* mkstemp makes it 0600; give it the usual umask-based mode */
-	{
-		mode_t um = umask(0);
-
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
+	um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
 	if (!write_all(fd, data->str, data->len) || fsync(fd) < 0) {
 		e = errno;
 		close(fd);
@@ -116,17 +116,68 @@ writer_file(const char *path, const GString *data, GError **err)
 		g_set_error(err, LORE_ERROR, LORE_EIO,
 			    "cannot write '%s': %s (the old file, if any, is unchanged)",
 			    path, g_strerror(e));
-		return FALSE;
+		g_free(tmp);
+		return NULL;
 	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
+	if (close(fd) < 0) {
 		e = errno;
 		unlink(tmp);
 		g_set_error(err, LORE_ERROR, LORE_EIO,
 			    "cannot write '%s': %s (the old file, if any, is unchanged)",
 			    path, g_strerror(e));
-		return FALSE;
+		g_free(tmp);
+		return NULL;
 	}
-	return TRUE;
+	return tmp;
+}
+
+/* Make the renames into @path's folder survive a crash. */
+static void
+sync_dir(const char *path)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+gboolean
+writer_files(const char *const *paths, const GString *const *data, guint n,
+	     GError **err)
+{
+	char **tmps = g_new0(char *, n + 1);
+	gboolean ok = TRUE;
+	guint i;
+
+	/* every file is complete on disk before the first one is replaced */
+	for (i = 0; i < n && ok; i++)
+		ok = (tmps[i] = write_temp(paths[i], data[i], err)) != NULL;
+	for (i = 0; i < n && ok; i++) {
+		if (rename(tmps[i], paths[i]) < 0) {
+			g_set_error(err, LORE_ERROR, LORE_EIO,
+				    "cannot write '%s': %s (the old file, if any, is unchanged)",
+				    paths[i], g_strerror(errno));
+			ok = FALSE;
+			break;
+		}
+		g_clear_pointer(&tmps[i], g_free);
+	}
+	for (i = 0; i < n; i++)
+		if (tmps[i])
+			unlink(tmps[i]);
+	if (ok && n)
+		sync_dir(paths[0]);
+	g_strfreev(tmps);
+	return ok;
+}
+
+gboolean
+writer_file(const char *path, const GString *data, GError **err)
+{
+	return writer_files(&path, &data, 1, err);
 }
 
 /* re.sub(r'\W+', '_', s).strip('_').lower(), on Unicode letters */

@@ -24,6 +24,14 @@ gboolean writer_stdout(const GString *data, GError **err);
 gboolean writer_file(const char *path, const GString *data, GError **err);
 
 /*
+ * The same for @n files at once: all are written to temporary files and
+ * synced before any is renamed into place, so a full disk leaves every old
+ * file as it was, never a new .mbx beside an old .cover.
+ */
+gboolean writer_files(const char *const *paths, const GString *const *data,
+		      guint n, GError **err);
+
+/*
  * b4's file name stem: "[vN_]YYYYMMDD_<sender-localpart>_<subject-slug>",
  * reduced to letters, digits and '_', at most 100 characters.
  */

@@ -93,7 +93,7 @@ rm -rf "$XDG_CACHE_HOME"
 : >"$PI_ACCESS_LOG"
 lore off --offline "$p1"
 is "$(cat "$TRASH/off.rc")" 1 "--offline, partial local thread: exit 1"
-check "the missing patch is named" grep -qx 'lore-am: v1: missing 3/3' \
+check "the missing patch is named" grep -q 'lore-am: v1: missing 3/3' \
 	"$TRASH/off.err"
 check "a note says the archive could not complete it" grep -qx \
 	"NOTE: could not complete the thread from $ARCHIVE (message <$p1> is not in the cache, and --offline forbids fetching it): working from the local copy" \
@@ -109,7 +109,7 @@ is "$(cat "$TRASH/dead.rc")" 1 "archive unreachable, partial local thread: exit 
 check "a note says what could not be completed, and why" grep -q \
 	"^NOTE: could not complete the thread from $DEAD (cannot fetch .*Couldn't connect to server): working from the local copy\$" \
 	"$TRASH/dead.err"
-check "the missing patch is named" grep -qx 'lore-am: v1: missing 3/3' \
+check "the missing patch is named" grep -q 'lore-am: v1: missing 3/3' \
 	"$TRASH/dead.err"
 check "nothing is written" test ! -s "$TRASH/dead.out"
 lore deadsome -L "$DEAD%s" --allow-incomplete "$p1"
@@ -162,7 +162,7 @@ check "patch 2 is the archive's copy" eval \
 : >"$PI_ACCESS_LOG"
 lore onlynm --source notmuch "$p1"
 is "$(cat "$TRASH/onlynm.rc")" 1 "--source notmuch, partial thread: exit 1"
-check "the missing patch is named" grep -qx 'lore-am: v1: missing 3/3' \
+check "the missing patch is named" grep -q 'lore-am: v1: missing 3/3' \
 	"$TRASH/onlynm.err"
 is "$(pi_requests)" 0 "--source notmuch never touches the server"
 done_testing

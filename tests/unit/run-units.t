@@ -1,21 +1,22 @@
 #!/bin/sh
 # Runs every compiled C unit test (tests/unit/test-*) as a TAP subtest,
-# relaying its lines so that prove counts each check.
+# relaying its lines so that prove counts each check. $LORE_UNIT_WRAP, when
+# set, is a command each test runs under (make valgrind-check uses it).
 cd "$(dirname "$0")" || exit 1
 n=0 fail=0
 for t in ./test-*; do
 	case $t in *.c) continue ;; esac
 	[ -x "$t" ] || continue
-	out=$("$t" 2>&1); rc=$?
-	echo "$out" | grep -E '^(ok|not ok|#)' | while IFS= read -r line; do
-		echo "# $(basename "$t"): $line"
+	out=$(${LORE_UNIT_WRAP:+"$LORE_UNIT_WRAP"} "$t" 2>&1); rc=$?
+	printf '%s\n' "$out" | grep -E '^(ok|not ok|#)' | while IFS= read -r line; do
+		printf '# %s: %s\n' "$(basename "$t")" "$line"
 	done
 	n=$((n + 1))
-	if [ $rc -eq 0 ] && ! echo "$out" | grep -q '^not ok'; then
+	if [ $rc -eq 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
 		echo "ok $n - $(basename "$t")"
 	else
 		echo "not ok $n - $(basename "$t")"
-		echo "$out" | grep -A3 '^not ok' | sed 's/^/#   /'
+		printf '%s\n' "$out" | grep -A3 '^not ok' | sed 's/^/#   /'
 	fi
 done
 echo "1..$n"

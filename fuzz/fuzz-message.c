@@ -1,0 +1,110 @@
+/*
+ * fuzz-message.c - the message reader: one raw mail (as a mail client pipes
+ * it) through the header scan, RFC 2047 and address decoding, the body
+ * decoder (GMime for MIME), git mailinfo's rules, the body anatomy and the
+ * patch-id; and the Message-ID parsers on the same bytes.
+ */
+#include "fuzz.h"
+
+#include "body.h"
+#include "mailinfo.h"
+#include "message.h"
+#include "msgid.h"
+#include "patchid.h"
+
+#include <string.h>
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_init();
+	return 0;
+}
+
+static void
+check_id(const char *id)
+{
+	if (id)
+		fuzz_assert(msgid_valid(id));
+}
+
+static void
+check_ids(const char *s)
+{
+	GPtrArray *ids = msgid_list(s);
+	char *id;
+	guint i;
+
+	for (i = 0; i < ids->len; i++)
+		check_id(ids->pdata[i]);
+	g_ptr_array_free(ids, TRUE);
+	id = msgid_from_arg(s);
+	check_id(id);
+	g_free(id);
+	id = msgid_from_header(s);
+	check_id(id);
+	g_free(id);
+}
+
+/* Decoded header values never hold a line break: they end up in the
+ * headers of the am-ready message. */
+static void
+check_one_line(const char *s)
+{
+	fuzz_assert(s && !strpbrk(s, "\r\n"));
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	g_autofree char *s = fuzz_cstr(data, size);
+	struct message *m;
+	struct mailinfo mi;
+	struct body_parts bp;
+	const char *body;
+	char *h, *pid, *rebuilt;
+	GPtrArray *none = g_ptr_array_new();
+	guint i;
+
+	check_ids(s);
+	m = message_parse((const char *)data, size, NULL);
+	if (!m)
+		goto out;
+	check_id(m->msgid);
+	check_id(m->in_reply_to);
+	for (i = 0; i < m->refs->len; i++)
+		check_id(m->refs->pdata[i]);
+	check_one_line(m->subject);
+	check_one_line(m->from_name);
+	check_one_line(m->from_email);
+	fuzz_assert(g_utf8_validate(m->subject, -1, NULL));
+	fuzz_assert(m->body_off <= m->len);
+
+	body = message_body(m);
+	fuzz_assert(body != NULL);
+	fuzz_assert(g_utf8_validate(body, -1, NULL));
+	fuzz_assert(message_body(m) == body);
+
+	h = message_header(m, "subject");
+	g_free(h);
+	h = message_header(m, "x-missing");
+	fuzz_assert(h == NULL);
+
+	mailinfo_run(m, body, &mi);
+	check_one_line(mi.author_name);
+	check_one_line(mi.subject);
+	mailinfo_clear(&mi);
+
+	body_split(body, &bp);
+	rebuilt = body_rebuild(&bp, none);
+	g_free(rebuilt);
+	body_parts_clear(&bp);
+
+	pid = patchid_stable(body);
+	fuzz_assert(!pid || strlen(pid) == 40);
+	g_free(pid);
+	message_free(m);
+out:
+	g_ptr_array_free(none, TRUE);
+	return 0;
+}
