@@ -198,6 +198,8 @@ main(int argc, char **argv)
 	g_free(c.cherry_pick);
 	g_free(c.outdir);
 	g_free(c.source);
+	g_free(c.lore);
+	g_strfreev(c.fallbacks);
 	g_free(c.maildir);
 	g_free(c.append);
 	return rc;
