@@ -166,6 +166,9 @@ fuzz-coverage: $(COV_BINS)
 example: lore-am
 	./lore-am -m examples/thread.mbox < examples/patch.eml
 
+bench: lore-am
+	bench/run-bench.sh $(BENCH_ARGS)
+
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
 	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
@@ -183,5 +186,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
-	install deps \
+	bench install deps \
 	clean FORCE
