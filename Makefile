@@ -13,6 +13,7 @@
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
+#   make NO_NOTMUCH=1    build without libnotmuch (-N then says so)
 
 VERSION   = 0.1
 PREFIX   ?= /usr/local
@@ -28,6 +29,22 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSI
 ALL_LDFLAGS = $(LDFLAGS)
 LIBS      = $(shell pkg-config --libs $(PKGS))
 
+# libnotmuch ships no .pc file: look for its header, link -lnotmuch.
+ifndef NO_NOTMUCH
+HAVE_NOTMUCH := $(shell printf '\043include <notmuch.h>\n' | \
+	$(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 && echo yes)
+ifneq ($(HAVE_NOTMUCH),yes)
+$(warning notmuch.h not found: building without notmuch (install libnotmuch-dev, or set NO_NOTMUCH=1 to silence this))
+NO_NOTMUCH = 1
+endif
+endif
+ifdef NO_NOTMUCH
+NOTMUCH_CFLAGS = -DLORE_NO_NOTMUCH
+ALL_CFLAGS += $(NOTMUCH_CFLAGS)
+else
+LIBS += -lnotmuch
+endif
+
 ifdef DEVELOPER
 WARN += -Werror
 endif
@@ -39,11 +56,16 @@ ALL_CFLAGS += $(SAN_FLAGS)
 ALL_LDFLAGS += $(SAN_FLAGS)
 endif
 
-LIB_OBJS = filter/util.o filter/msgid.o filter/mbox.o filter/message.o \
+LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/message.o \
 	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/mailinfo.o filter/am.o \
-	   filter/writer.o filter/config.o filter/source.o filter/amjob.o
+	   filter/writer.o filter/config.o filter/source.o filter/amjob.o filter/run.o \
+	   filter/nm.o filter/sources.o filter/passthrough.o \
+	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
+LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 HEADERS = $(wildcard filter/*.h)
+SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
+	   hooks/maildrop notmuch/lore-am.el
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))
 TESTS = tests/unit/run-units.t $(sort $(wildcard tests/t*.t))
 
@@ -109,7 +131,7 @@ endif
 # ASan+UBSan, in fuzz/out/ (never mixed with the objects above).
 FUZZ_CC = clang
 FUZZ_TIME ?= 30
-FUZZ_FLAGS = -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE \
+FUZZ_FLAGS = -O1 -g $(WARN) -std=gnu11 -D_GNU_SOURCE $(NOTMUCH_CFLAGS) \
 	     $(shell pkg-config --cflags $(PKGS)) -Ifilter \
 	     -fsanitize=address,undefined -fno-sanitize-recover=all \
 	     -fno-omit-frame-pointer
@@ -130,7 +152,8 @@ fuzz: fuzzers
 
 # Which lines of filter/ the corpora reach: clang's source-based coverage
 # over fuzz/out/corpus/ (grown by make fuzz), reported by llvm-cov.
-COV_FLAGS = -O0 -g -std=gnu11 -D_GNU_SOURCE $(shell pkg-config --cflags $(PKGS)) \
+COV_FLAGS = -O0 -g -std=gnu11 -D_GNU_SOURCE $(NOTMUCH_CFLAGS) \
+	    $(shell pkg-config --cflags $(PKGS)) \
 	    -Ifilter -fprofile-instr-generate -fcoverage-mapping
 COV_BINS = $(patsubst %,fuzz/out/cov-%,$(FUZZ_NAMES))
 
@@ -146,8 +169,11 @@ example: lore-am
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am $(DESTDIR)$(BINDIR)/lore-am
+	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
+		$(DESTDIR)$(BINDIR)/
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
+	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
+	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new
 
 deps:
 	.ci/install-deps

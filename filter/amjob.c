@@ -96,11 +96,9 @@ report_missing(struct series *ser, GHashTable *pick,
 			r = g_strdup_printf("%s/%d", list, ser->expected);
 		else
 			r = g_strdup_printf("%s of %d", list, ser->expected);
-		if (o->allow_incomplete)
-			lore_err("warning: v%d: missing %s", ser->revision, r);
-		else
-			lore_err("v%d: missing %s: the series is incomplete, nothing written (use --allow-incomplete to write the patches that exist)",
-				 ser->revision, r);
+		lore_err("v%d: missing %s", ser->revision, r);
+		if (!o->allow_incomplete)
+			lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
 	}
 	g_array_unref(bad);
 	g_array_unref(miss);
@@ -257,6 +255,33 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 	return LORE_OK;
 }
 
+void
+amjob_result_clear(struct amjob_result *r)
+{
+	if (r->missing)
+		g_array_unref(r->missing);
+	g_free(r->stem);
+	memset(r, 0, sizeof(*r));
+}
+
+static void
+note_result(struct series *ser, struct amjob_result *r)
+{
+	guint i;
+
+	r->revision = ser->revision;
+	r->expected = ser->expected;
+	r->present = 0;
+	for (i = 1; i < ser->slots->len; i++)
+		if (g_array_index(ser->slots, struct series_entry, i).p)
+			r->present++;
+	if (r->missing)
+		g_array_unref(r->missing);
+	r->missing = series_missing(ser);
+	g_free(r->stem);
+	r->stem = writer_slug(ser);
+}
+
 int
 amjob_run(struct thread *t, const struct amjob_opts *o)
 {
@@ -282,6 +307,8 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		rc = LORE_ENOTFOUND;
 		goto out;
 	}
+	if (o->result)
+		note_result(ser, o->result);
 	report_revisions(s, ser, o);
 	if (o->cherry_pick) {
 		pick = series_cherrypick(ser, o->cherry_pick, o->target, &err);
@@ -347,6 +374,8 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 			say_safe(" Link: ", link);
 		}
 	}
+	if (o->result)
+		o->result->written = TRUE;
 	report_base(ser, branch, mbx);
 out:
 	g_clear_error(&err);

@@ -4,7 +4,9 @@
  * am-ready message, prints the summary on stderr and writes the result.
  *
  * Ownership: struct amjob_opts is the caller's; amjob_run() borrows it and
- * the thread for the duration of the call.
+ * the thread for the duration of the call. A struct amjob_result is filled
+ * by amjob_run() and owned by the caller, who frees its contents with
+ * amjob_result_clear().
  */
 #ifndef LORE_AMJOB_H
 #define LORE_AMJOB_H
@@ -13,6 +15,18 @@
 
 #include "am.h"
 #include "thread.h"
+
+/* What the job found, for callers that report it (--passthrough). */
+struct amjob_result {
+	int revision;     /* the revision chosen; 0 when no series was found */
+	int expected;     /* its number of patches */
+	int present;      /* how many of them the thread holds */
+	GArray *missing;  /* missing patch numbers (int), or NULL */
+	char *stem;       /* output file name stem (writer_slug), or NULL */
+	gboolean written; /* the output was written */
+};
+
+void amjob_result_clear(struct amjob_result *r);
 
 struct amjob_opts {
 	struct am_opts am;
@@ -25,6 +39,7 @@ struct amjob_opts {
 	char *outdir;             /* NULL: the mbox goes to stdout */
 	char *link_mask;          /* for the summary's Link line */
 	const char *target;       /* the message asked about, or NULL */
+	struct amjob_result *result; /* filled when not NULL */
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */

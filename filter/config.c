@@ -14,9 +14,8 @@ config_load(void)
 	const char *argv[] = { "git", "config", "-z", "--get-regexp",
 			       "^(lore-am|b4|user)\\.", NULL };
 	g_autofree char *out = NULL;
-	gsize len = 0;
-	char *p, *end;
 	gint status = 0;
+	char *p;
 
 	c->vals = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	if (!g_spawn_sync(NULL, (char **)argv, NULL,
@@ -24,27 +23,17 @@ config_load(void)
 				  G_SPAWN_CHILD_INHERITS_STDIN,
 			  NULL, NULL, &out, NULL, &status, NULL) || !out)
 		return c;
-	len = strlen(out);
-	/* -z output may hold NULs: walk by records, not by strlen */
-	(void)len;
-	p = out;
-	end = out;
-	/* g_spawn_sync gives no length; records end at NUL, the list at
-	 * the first empty record */
-	while (*p) {
+	/* records are "key\nvalue\0"; a key alone means boolean true. The
+	 * output ends at its last NUL, and values hold no NUL. */
+	for (p = out; *p; p += strlen(p) + 1) {
 		char *nl = strchr(p, '\n');
-		char *key, *val;
 
-		end = p + strlen(p);
-		if (nl && nl < end) {
-			key = g_ascii_strdown(p, nl - p);
-			val = g_strdup(nl + 1);
-		} else {
-			key = g_ascii_strdown(p, -1);
-			val = g_strdup("true"); /* "[x] key" without value */
-		}
-		g_hash_table_replace(c->vals, key, val);
-		p = end + 1;
+		if (nl)
+			g_hash_table_replace(c->vals, g_ascii_strdown(p, nl - p),
+					     g_strdup(nl + 1));
+		else
+			g_hash_table_replace(c->vals, g_ascii_strdown(p, -1),
+					     g_strdup("true"));
 	}
 	return c;
 }
@@ -78,4 +67,16 @@ config_get(struct config *c, const char *key, const char *b4key)
 		v = config_raw(c, b);
 	}
 	return v;
+}
+
+gboolean
+config_bool(const char *value)
+{
+	if (!value)
+		return FALSE;
+	if (!g_ascii_strcasecmp(value, "true") ||
+	    !g_ascii_strcasecmp(value, "yes") ||
+	    !g_ascii_strcasecmp(value, "on"))
+		return TRUE;
+	return g_ascii_strtoll(value, NULL, 10) != 0;
 }

@@ -24,4 +24,7 @@ const char *config_get(struct config *c, const char *key, const char *b4key);
 /* A raw "section.key" lookup. */
 const char *config_raw(struct config *c, const char *fullkey);
 
+/* git's boolean: "true", "yes", "on" or a non-zero number; NULL is FALSE. */
+gboolean config_bool(const char *value);
+
 #endif

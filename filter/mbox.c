@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -17,37 +18,29 @@ gboolean
 mbox_is_from_line(const char *line, size_t len)
 {
 	const char *colon, *end;
-	char year[8];
-	size_t n = 0;
+	char tail[16];
+	size_t n;
 
 	if (len < 20 || memcmp(line, "From ", 5))
 		return FALSE;
 	end = line + len;
 	while (end > line && (end[-1] == '\r' || end[-1] == '\n'))
 		end--;
-	/* find the last ':' of "HH:MM:SS YYYY" */
+	/* the last ':' is the one of ":SS" in "HH:MM:SS YYYY" */
 	for (colon = end - 1; colon > line + 5; colon--)
 		if (*colon == ':')
 			break;
-	if (colon <= line + 5 || colon - line < 4 || end - colon < 4)
+	if (colon - line < 9 || end - colon < 3)
 		return FALSE;
 	if (!g_ascii_isdigit(colon[-4]) || !g_ascii_isdigit(colon[-2]) ||
 	    !g_ascii_isdigit(colon[-1]) || !g_ascii_isdigit(colon[1]) ||
-	    !g_ascii_isdigit(colon[2]) || !g_ascii_isdigit(colon[3]))
+	    !g_ascii_isdigit(colon[2]))
 		return FALSE;
-	/* after ":SS " comes the year */
-	{
-		const char *p = colon + 3;
-
-		while (p < end && g_ascii_isdigit(*p))
-			p++;
-		while (p < end && *p == ' ')
-			p++;
-		while (p < end && g_ascii_isdigit(*p) && n < sizeof(year) - 1)
-			year[n++] = *p++;
-		year[n] = '\0';
-	}
-	return n == 0 || atol(year) > 90;
+	/* then a year after 1990, as git mailsplit wants it */
+	n = MIN((size_t)(end - (colon + 3)), sizeof(tail) - 1);
+	memcpy(tail, colon + 3, n);
+	tail[n] = '\0';
+	return strtol(tail, NULL, 10) > 90;
 }
 
 static gboolean
@@ -87,20 +80,43 @@ emit(const char *msg, size_t len, mbox_cb cb, void *data)
 	g_string_free(s, TRUE);
 }
 
+/*
+ * An unescaped "From " line in a body (mboxo written carelessly) must not
+ * split a message: without a date on it, a separator is only one that a
+ * header field follows.
+ */
+static gboolean
+header_follows(const char *buf, size_t len, size_t pos)
+{
+	const char *l;
+	size_t ll, i;
+
+	if (!lore_next_line(buf, len, &pos, &l, &ll))
+		return FALSE;
+	for (i = 0; i < ll; i++) {
+		if (l[i] == ':')
+			return i > 0;
+		if (l[i] <= ' ' || l[i] > '~')
+			return FALSE;
+	}
+	return FALSE;
+}
+
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
 	size_t pos = 0, start = 0;
 	const char *line;
 	size_t ll;
-	gboolean prev_blank = TRUE, have = FALSE;
+	gboolean prev_blank = TRUE, have = FALSE, framed = FALSE;
 
 	while (lore_next_line(buf, len, &pos, &line, &ll)) {
 		size_t off = line - buf;
 		size_t cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
 
 		if (cl >= 5 && !memcmp(line, "From ", 5) &&
-		    (prev_blank || mbox_is_from_line(line, cl))) {
+		    (mbox_is_from_line(line, cl) ||
+		     (prev_blank && header_follows(buf, len, pos)))) {
 			/* the blank line before a From_ line separates */
 			size_t end = off;
 
@@ -110,6 +126,7 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 				emit(buf + start, end - start, cb, data);
 			start = off;
 			have = TRUE;
+			framed = TRUE;
 		} else if (!have) {
 			/* a single message without a From_ line */
 			have = TRUE;
@@ -117,6 +134,15 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 		}
 		prev_blank = (cl == 0);
 	}
+	/*
+	 * The last message of an mbox ends with the same blank line as the
+	 * others (mutt and mboxrd writers add one after every message):
+	 * drop it too, or each read-and-write round trip would grow the last
+	 * message by a line. A bare message (no From_ line) keeps its bytes.
+	 */
+	if (have && framed && prev_blank && len > start + 1 &&
+	    buf[len - 1] == '\n')
+		len -= (len >= start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (have && len > start)
 		emit(buf + start, len - start, cb, data);
 }

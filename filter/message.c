@@ -379,46 +379,32 @@ struct pick {
 };
 
 /*
- * A text part decoded and converted to UTF-8, as g_mime_text_part_get_text()
- * does, but NUL bytes (which that function's C string would silently cut
- * the text at: half a patch) become U+FFFD and are reported in *@nul.
+ * The decoded content of a text part in UTF-8. Decoding ourselves (rather
+ * than g_mime_text_part_get_text) keeps bytes that are invalid in the
+ * declared charset visible as U+FFFD, as b4 does, instead of dropping them,
+ * and the length: a NUL byte no longer cuts the text short; it is dropped
+ * by lore_to_utf8() and reported in *@nul.
  */
 static char *
-part_text(GMimeTextPart *part, gboolean *nul)
+part_text(GMimePart *part, gboolean *nul)
 {
-	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(part));
-	const char *charset = g_mime_text_part_get_charset(part);
-	GMimeStream *mem, *out;
-	GMimeFilter *filter = NULL;
-	GByteArray *buf;
-	GString *s;
-	guint i;
+	GMimeDataWrapper *w = g_mime_part_get_content(part);
+	GMimeStream *mem;
+	GByteArray *ba;
+	char *text;
 
-	if (!content)
+	if (!w)
 		return NULL;
 	mem = g_mime_stream_mem_new();
-	out = g_object_ref(mem);
-	if (charset && (filter = g_mime_filter_charset_new(charset, "utf-8"))) {
-		g_object_unref(out);
-		out = g_mime_stream_filter_new(mem);
-		g_mime_stream_filter_add(GMIME_STREAM_FILTER(out), filter);
-		g_object_unref(filter);
-	}
-	g_mime_data_wrapper_write_to_stream(content, out);
-	g_mime_stream_flush(out);
-	buf = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	s = g_string_sized_new(buf->len);
-	for (i = 0; i < buf->len; i++) {
-		if (buf->data[i]) {
-			g_string_append_c(s, buf->data[i]);
-		} else {
-			g_string_append(s, "\xef\xbf\xbd");
-			*nul = TRUE;
-		}
-	}
-	g_object_unref(out);
+	g_mime_data_wrapper_write_to_stream(w, mem);
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	if (memchr(ba->data, '\0', ba->len))
+		*nul = TRUE;
+	text = lore_to_utf8((const char *)ba->data, ba->len,
+			   g_mime_object_get_content_type_parameter(
+				   GMIME_OBJECT(part), "charset"));
 	g_object_unref(mem);
-	return g_string_free(s, FALSE);
+	return text;
 }
 
 static void
@@ -430,9 +416,9 @@ pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	char *text;
 
 	(void)parent;
-	if (!GMIME_IS_TEXT_PART(part) || !is_text_part(ct))
+	if (!GMIME_IS_PART(part) || !is_text_part(ct))
 		return;
-	text = part_text(GMIME_TEXT_PART(part), &nul);
+	text = part_text(GMIME_PART(part), &nul);
 	if (!text)
 		return;
 	if (!p->text || has_diff_text(text))
@@ -545,13 +531,16 @@ message_body(struct message *msg)
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
-	/* a NUL would cut the C string short: GMime's path keeps lengths */
-	if (!memchr(msg->raw + msg->body_off, '\0', msg->len - msg->body_off) &&
-	    simple_body(msg, &charset))
+	/* NUL bytes are dropped on the way (lore_to_utf8), never allowed to
+	 * cut the text short, and recorded: a patch with them is refused */
+	if (simple_body(msg, &charset)) {
+		msg->body_nul = memchr(msg->raw + msg->body_off, '\0',
+				       msg->len - msg->body_off) != NULL;
 		text = lore_to_utf8(msg->raw + msg->body_off,
 				    msg->len - msg->body_off, charset);
-	else
+	} else {
 		text = body_via_gmime(msg, &msg->body_nul);
+	}
 	if (!text)
 		text = g_strdup("");
 	if (!g_utf8_validate(text, -1, NULL)) {

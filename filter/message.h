@@ -32,10 +32,11 @@ struct message {
 	char *cte_hdr;
 	char *body;         /* decoded UTF-8 text with LF ends (message_body) */
 	gboolean body_done;
-	gboolean body_nul;  /* the text held NUL bytes, now U+FFFD: a patch
+	gboolean body_nul;  /* the text held NUL bytes (dropped): a patch
 			     * with them is refused, never cut short */
 	guint seq;          /* order in which the thread received it */
 	const char *origin; /* static name of the source that supplied it */
+	gboolean provisional; /* piped in; a source's copy replaces it */
 };
 
 /*
@@ -51,8 +52,8 @@ void message_free(struct message *msg);
 /*
  * The text body: the first text/plain (or text/x-patch, text/x-diff) part,
  * a later such part preferred when it carries a diff; transfer encoding
- * undone, converted to UTF-8, CR removed, NUL bytes replaced by U+FFFD
- * (and body_nul set). Never NULL ("" when the message has no text part).
+ * undone, converted to UTF-8, CR removed, NUL bytes dropped (and body_nul
+ * set). Never NULL ("" when the message has no text part).
  * Owned by @msg.
  */
 const char *message_body(struct message *msg);

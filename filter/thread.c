@@ -30,6 +30,15 @@ thread_free(struct thread *t)
 	g_free(t);
 }
 
+static void
+renumber(struct thread *t)
+{
+	guint i;
+
+	for (i = 0; i < t->msgs->len; i++)
+		((struct message *)t->msgs->pdata[i])->seq = i;
+}
+
 struct message *
 thread_add(struct thread *t, struct message *m, const char *origin)
 {
@@ -39,15 +48,54 @@ thread_add(struct thread *t, struct message *m, const char *origin)
 		return NULL;
 	}
 	if (g_hash_table_contains(t->by_id, m->msgid)) {
-		t->dups++;
-		message_free(m);
-		return NULL;
+		struct message *old = g_hash_table_lookup(t->by_id, m->msgid);
+
+		if (!old->provisional) {
+			t->dups++;
+			message_free(m);
+			return NULL;
+		}
+		/* a source's copy of the piped message takes its place */
+		g_hash_table_remove(t->by_id, old->msgid);
+		g_ptr_array_remove(t->msgs, old);
+		renumber(t);
 	}
 	m->origin = origin;
 	m->seq = t->msgs->len;
 	g_ptr_array_add(t->msgs, m);
 	g_hash_table_insert(t->by_id, m->msgid, m);
 	return m;
+}
+
+struct message *
+thread_add_provisional(struct thread *t, struct message *m,
+		       const char *origin)
+{
+	struct message *k = thread_add(t, m, origin);
+
+	if (k)
+		k->provisional = TRUE;
+	return k;
+}
+
+void
+thread_settle(struct thread *t)
+{
+	guint i, n = t->msgs->len;
+
+	for (i = 0; i < n;) {
+		struct message *m = t->msgs->pdata[i];
+
+		if (m->provisional) {
+			m->provisional = FALSE;
+			g_ptr_array_steal_index(t->msgs, i);
+			g_ptr_array_add(t->msgs, m);
+			n--;
+		} else {
+			i++;
+		}
+	}
+	renumber(t);
 }
 
 struct message *
@@ -72,6 +120,28 @@ struct message *
 thread_get(struct thread *t, const char *msgid)
 {
 	return msgid ? g_hash_table_lookup(t->by_id, msgid) : NULL;
+}
+
+guint
+thread_merge(struct thread *dst, struct thread *src)
+{
+	gpointer *v;
+	gsize n, i;
+	guint kept = 0;
+
+	g_hash_table_remove_all(src->by_id);
+	v = g_ptr_array_steal(src->msgs, &n);
+	for (i = 0; i < n; i++) {
+		struct message *m = v[i];
+
+		if (thread_add(dst, m, m->origin))
+			kept++;
+	}
+	g_free(v);
+	dst->no_id += src->no_id;
+	dst->unparsable += src->unparsable;
+	src->no_id = src->unparsable = 0;
+	return kept;
 }
 
 /* union-find over interned ids */
@@ -137,6 +207,9 @@ struct link_ctx {
 	struct uf *u;
 	guint self;
 	GHashTable *cut;
+	GHashTable *present; /* the thread's ids */
+	const char *sender;
+	GPtrArray *keys;     /* owned keys made for sender-scoped ids */
 };
 
 static void
@@ -146,6 +219,18 @@ link_ref(const char *id, void *d)
 
 	if (c->cut && g_hash_table_contains(c->cut, id))
 		return;
+	/*
+	 * An id without '@' is no msg-id (RFC 5322 3.6.4): git send-email
+	 * users answering "yes" to its In-Reply-To prompt give unrelated
+	 * series the same parent "<yes>". Such an id joins only the messages
+	 * of one sender.
+	 */
+	if (!strchr(id, '@') && !g_hash_table_contains(c->present, id)) {
+		char *k = g_strconcat(id, "\n", c->sender, NULL);
+
+		g_ptr_array_add(c->keys, k);
+		id = k;
+	}
 	uf_union(c->u, c->self, uf_id(c->u, id));
 }
 
@@ -155,7 +240,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	struct uf u;
 	struct message *target = thread_get(t, msgid);
 	GHashTable *cut = NULL;
-	GPtrArray *keep;
+	GPtrArray *keep, *keys = g_ptr_array_new_with_free_func(g_free);
 	gboolean *in;
 	guint i, root, dropped;
 
@@ -170,7 +255,8 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	}
 	for (i = 0; i < t->msgs->len; i++) {
 		struct message *m = t->msgs->pdata[i];
-		struct link_ctx c = { &u, uf_id(&u, m->msgid), cut };
+		struct link_ctx c = { &u, uf_id(&u, m->msgid), cut, t->by_id,
+				      m->from_email, keys };
 
 		if (m == target && no_parent)
 			continue;
@@ -186,6 +272,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	}
 	g_hash_table_destroy(u.ix);
 	u.ix = NULL;
+	g_ptr_array_free(keys, TRUE);
 	keep = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	for (i = 0; i < t->msgs->len; i++) {
 		struct message *m = t->msgs->pdata[i];
@@ -201,8 +288,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	dropped = t->msgs->len - keep->len;
 	g_ptr_array_free(t->msgs, TRUE);
 	t->msgs = keep;
-	for (i = 0; i < keep->len; i++)
-		((struct message *)keep->pdata[i])->seq = i;
+	renumber(t);
 	if (cut)
 		g_hash_table_destroy(cut);
 	g_free(in);

@@ -32,11 +32,29 @@ void thread_free(struct thread *t);
 struct message *thread_add(struct thread *t, struct message *m,
 			   const char *origin);
 
+/*
+ * Add the message a mail client piped in, provisionally: sources that run
+ * after it can find it in the thread, and a copy of it that a source then
+ * supplies replaces it. thread_settle() moves what is still provisional to
+ * the end, so the order of the thread never depends on which message was
+ * piped.
+ */
+struct message *thread_add_provisional(struct thread *t, struct message *m,
+				       const char *origin);
+void thread_settle(struct thread *t);
+
 /* Parse raw bytes and add them; NULL when not kept. */
 struct message *thread_add_raw(struct thread *t, const char *buf, size_t len,
 			       const char *origin);
 
 struct message *thread_get(struct thread *t, const char *msgid);
+
+/*
+ * Move every message of @src into @dst, as thread_add() would (a message
+ * @dst already has is dropped: @dst's copy wins). @src is left empty and
+ * still the caller's to free. Returns the number of messages @dst kept.
+ */
+guint thread_merge(struct thread *dst, struct thread *src);
 
 /*
  * Keep only messages connected to @msgid through In-Reply-To/References

@@ -211,15 +211,27 @@ char *
 lore_to_utf8(const char *s, size_t len, const char *charset)
 {
 	char *out = NULL;
+	gboolean nul = memchr(s, '\0', len) != NULL;
 
-	if (g_utf8_validate(s, len, NULL))
+	if (!nul && g_utf8_validate(s, len, NULL))
 		return g_strndup(s, len);
+	if (nul) {
+		/* NUL bytes are never text: drop them before anything else */
+		GString *t = g_string_sized_new(len);
+		size_t i;
+
+		for (i = 0; i < len; i++)
+			if (s[i])
+				g_string_append_c(t, s[i]);
+		out = lore_to_utf8(t->str, t->len, charset);
+		g_string_free(t, TRUE);
+		return out;
+	}
 	if (charset && *charset && g_ascii_strcasecmp(charset, "utf-8") &&
+	    g_ascii_strcasecmp(charset, "utf8") &&
 	    g_ascii_strcasecmp(charset, "us-ascii"))
 		out = g_convert(s, len, "UTF-8", charset, NULL, NULL, NULL);
-	if (!out)
-		out = g_convert_with_fallback(s, len, "UTF-8", "ISO-8859-1",
-					      "?", NULL, NULL, NULL);
+	/* mislabelled or unlabelled 8-bit text: U+FFFD, as b4 shows it */
 	if (!out)
 		out = g_utf8_make_valid(s, len);
 	return out;

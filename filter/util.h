@@ -90,7 +90,8 @@ gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
 /* Number of Unicode characters in the UTF-8 string @s (bytes if invalid). */
 size_t lore_utf8_width(const char *s);
 
-/* Make @s valid UTF-8 (converting from @charset, or latin1, when it is not). */
+/* Make @s valid UTF-8: converted from @charset when that is another
+ * charset, invalid bytes shown as U+FFFD, NUL bytes dropped. */
 char *lore_to_utf8(const char *s, size_t len, const char *charset);
 
 /*

@@ -28,7 +28,7 @@ static const struct {
 	{ "x\nSigned-off-by: y", "x Signed-off-by: y" },
 	{ "e\x1b[31m", "e [31m" },
 	{ "c1\xc2\x85next", "c1 next" },
-	{ "latin1 caf\xe9", "latin1 caf\xc3\xa9" },
+	{ "8-bit caf\xe9", "8-bit caf\xef\xbf\xbd" },
 	{ "", "" },
 };
 

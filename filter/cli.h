@@ -1,0 +1,65 @@
+/*
+ * cli.h - the command line as main.c parsed it, and the runs it starts:
+ * run.c turns these options into sources, a thread and a job (am, thread
+ * or mail filter). Only main.c exits.
+ *
+ * Ownership: struct cli and everything in it belong to main.c; the run
+ * functions borrow it.
+ */
+#ifndef LORE_CLI_H
+#define LORE_CLI_H
+
+#include <glib.h>
+
+struct cli {
+	char **mboxes;
+	char *lore;
+	char **fallbacks;
+	gboolean no_cache;
+	gboolean offline;
+	gboolean check_newer;
+	gboolean use_newer;
+	gboolean notmuch;
+	char *source;
+	int use_version;
+	char *cherry_pick;
+	gboolean cover_trailers;
+	gboolean no_add_trailers;
+	gboolean sloppy;
+	gboolean add_my_sob;
+	gboolean add_link;
+	gboolean cc_trailers;
+	char *outdir;
+	gboolean mboxrd;
+	gboolean quiet;
+	gboolean version;
+	gboolean allow_incomplete;
+	gboolean no_parent;
+	gboolean thread;
+	char *maildir;
+	char *append;
+	gboolean seen;
+	gboolean passthrough;
+	gboolean status_header;
+	gboolean allow_unicode_control;
+	char **args;
+};
+
+/*
+ * Check the options that shape a --thread run (and its --maildir/--append
+ * forms) against the rest; returns a lore_status.
+ */
+int run_check_thread_opts(struct cli *c);
+
+/* The normal run: find the target, gather its thread, write. */
+int run_cli(struct cli *c);
+
+/*
+ * --passthrough: copy the mail on stdin to stdout unchanged whatever the
+ * series work does; @usage_rc set means the options were wrong (report
+ * nothing more, just copy). Returns 0 unless the mail itself could not be
+ * copied.
+ */
+int run_passthrough(struct cli *c, int usage_rc);
+
+#endif

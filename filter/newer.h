@@ -1,0 +1,40 @@
+/*
+ * newer.h - -c/--check-newer-revisions: is a later revision of the series
+ * in another thread? The archive's search is asked for mail from the
+ * series' author with the series' title since it was sent; a patch or
+ * cover letter among the answers with a higher revision is newer. With
+ * --use-newer its thread (its reply tree) joins ours, so the series code
+ * picks it and carries over trailers given to unchanged patches.
+ *
+ * Ownership: everything is borrowed for the duration of the call.
+ */
+#ifndef LORE_NEWER_H
+#define LORE_NEWER_H
+
+#include <glib.h>
+
+#include "lore.h"
+#include "source.h"
+#include "thread.h"
+
+/*
+ * Check, say what was found on stderr, and with @use add the newer
+ * revision's thread to @t through @archive. A failed search is only a
+ * warning; a failure to fetch the newer thread is returned (lore_status)
+ * with @err set.
+ */
+int newer_run(struct thread *t, struct source *archive,
+	      const struct lore_opts *o, gboolean use, GError **err);
+
+/*
+ * The search query for a series:
+ * ((s:"TITLE" AND f:"EMAIL") OR nq:"change-id: ID") AND d:YYYYMMDD..
+ * (@change_id may be NULL, @date 0 for no date limit).
+ */
+char *newer_query(const char *title, const char *email, const char *change_id,
+		  gint64 date);
+
+/* The value of a "change-id:" line in @body, or NULL (g_free). */
+char *newer_change_id(const char *body);
+
+#endif

@@ -1,0 +1,53 @@
+# lib-net.sh - helpers for lore-am's network tests; source it after lib.sh
+# (and lib-pi.sh when a public-inbox server is needed).
+#
+#   tiny_start VAR MODE ARGS...  start tests/tiny-httpd.pl (see its header)
+#                                in the background, set VAR to its port and
+#                                its request log to $TRASH/tinyN.log
+#                                (N = $TINY_N); stopped by PID at exit
+#   free_port VAR                set VAR to a port nothing listens on
+#   lore NAME ARGS...            run lore-am with stdin from /dev/null;
+#                                $TRASH/NAME.out, NAME.err, NAME.rc
+#   gz_ok FILE                   FILE is a whole gzip stream
+
+TINY_N=0
+
+tiny_start() {
+	local var=$1 pf pid i=0
+	shift
+	TINY_N=$((TINY_N + 1))
+	pf=$TRASH/tiny$TINY_N.port
+	perl "$TEST_DIR/tiny-httpd.pl" "$pf" "$TRASH/tiny$TINY_N.log" "$@" \
+		</dev/null >/dev/null 2>>"$TRASH/tiny$TINY_N.err" &
+	pid=$!
+	at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
+	while [ ! -s "$pf" ]; do
+		if ! kill -0 "$pid" 2>/dev/null || [ $i -ge 100 ]; then
+			echo "# tiny-httpd.pl did not start" >&2
+			cat "$TRASH/tiny$TINY_N.err" >&2
+			return 1
+		fi
+		sleep 0.05
+		i=$((i + 1))
+	done
+	printf -v "$var" '%s' "$(cat "$pf")"
+}
+
+free_port() {
+	local pf=$TRASH/free.port
+	rm -f "$pf"
+	perl "$TEST_DIR/tiny-httpd.pl" "$pf" - freeport || return 1
+	printf -v "$1" '%s' "$(cat "$pf")"
+}
+
+lore() {
+	local name=$1
+	shift
+	"$LORE_AM" "$@" </dev/null >"$TRASH/$name.out" 2>"$TRASH/$name.err"
+	echo $? >"$TRASH/$name.rc"
+}
+
+gz_ok() {
+	[ "$(head -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = 1f8b ] &&
+		gzip -t <"$1" 2>/dev/null
+}

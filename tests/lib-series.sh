@@ -1,0 +1,82 @@
+# lib-series.sh - building patch threads for tests out of real git
+# repositories and real `git format-patch` output, plus replies written as
+# real mail. Source after lib.sh.
+
+# series_repo DIR N [FILE-PREFIX]: a repository with a base commit (tag
+# "base") and N commits on branch "topic", each touching its own file,
+# written and signed off by Pat Contributor <pat@example.com>.
+series_repo() {
+	_dir=$1 _n=$2 _pfx=${3:-part}
+	make_repo "$_dir" || return 1
+	(cd "$_dir" && git checkout -q -b topic &&
+	 export GIT_AUTHOR_NAME="Pat Contributor" GIT_AUTHOR_EMAIL=pat@example.com
+	 export GIT_COMMITTER_NAME="Pat Contributor" GIT_COMMITTER_EMAIL=pat@example.com
+	 i=1 && while [ "$i" -le "$_n" ]; do
+		printf 'content %s of %s\n' "$i" "$_pfx" > "$_pfx$i.c" &&
+		git add "$_pfx$i.c" &&
+		git commit -q -m "$_pfx: add piece $i" \
+			-m "This adds piece $i of the feature, with a body line." \
+			-m "Signed-off-by: Pat Contributor <pat@example.com>" ||
+			return 1
+		i=$((i + 1))
+	 done)
+}
+
+# fmt DIR OUTDIR ARGS...: git format-patch with threading on, from base.
+fmt() {
+	_dir=$1 _out=$2; shift 2
+	(cd "$_dir" && git format-patch -q --thread=shallow --base=base \
+		-o "$_out" "$@" base..HEAD)
+}
+
+# msgid_of FILE: the Message-ID (without <>) of a mail file.
+msgid_of() {
+	sed -n 's/^Message-I[dD]: *<\(.*\)>.*/\1/p' "$1" | head -1
+}
+
+# reply OUT PARENT-FILE FROM BODY [EXTRA-HEADER...]: a reply to PARENT.
+reply() {
+	_out=$1 _parent=$2 _from=$3 _body=$4; shift 4
+	_pid=$(msgid_of "$_parent")
+	_subj=$(sed -n 's/^Subject: //p' "$_parent" | head -1)
+	_refs=$(sed -n 's/^References: //p' "$_parent" | head -1)
+	_n=$((${_reply_n:-0} + 1)); _reply_n=$_n
+	{
+		echo "From: $_from"
+		echo "Subject: Re: $_subj"
+		echo "Date: Tue, 2 Jan 2024 10:$(printf %02d $((_n % 60))):00 +0000"
+		echo "Message-Id: <reply-$_n-$$@example.net>"
+		echo "In-Reply-To: <$_pid>"
+		echo "References: ${_refs:+$_refs }<$_pid>"
+		for h in "$@"; do echo "$h"; done
+		echo
+		printf '%s\n' "$_body"
+	} > "$_out"
+}
+
+# to_mbox OUT FILES...: an mbox (mboxo framing) of mail files.
+to_mbox() {
+	_out=$1; shift
+	: > "$_out"
+	for f in "$@"; do
+		case $(head -c 5 "$f") in
+		"From ") cat "$f" ;;
+		*) echo "From mbox@z Thu Jan  1 00:00:00 1970"; cat "$f" ;;
+		esac >> "$_out"
+		# one blank line separates messages
+		[ -n "$(tail -c 1 "$f")" ] && echo >> "$_out"
+		echo >> "$_out"
+	done
+}
+
+# apply_into MBOX DIR: clone the test repo's base into DIR and git am MBOX.
+apply_into() {
+	_mbox=$1 _dst=$2 _src=${3:-$TRASH/repo}
+	git clone -q "$_src" "$_dst" && (cd "$_dst" && git checkout -q base -b am &&
+		git am -q "$_mbox")
+}
+
+# trailers_of DIR REV: the trailer block of a commit's message.
+trailers_of() {
+	git -C "$1" log -1 --format=%B "$2" | git interpret-trailers --only-trailers
+}

@@ -1,0 +1,169 @@
+#!/bin/bash
+# mutt/lore-am.muttrc in the real neomutt and mutt, driven under tmux: the
+# save key writes the am-ready series (index and pager), the apply key
+# commits it with git am and leaves the repository alone when that fails,
+# the tagged variant saves one series per tagged message, and the user's
+# pipe settings come back afterwards.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-hooks.sh"
+
+command -v tmux >/dev/null || skip_all "tmux not installed"
+clients=
+for c in neomutt mutt; do
+	command -v $c >/dev/null && clients="$clients $c"
+done
+[ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
+set -- $clients
+plan $((14 * $#))
+
+hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
+hooks_path
+expect_series "$ONE_P2" "$TRASH/exp-one" &&
+expect_series "$TWO_ID" "$TRASH/exp-two" || {
+	echo "Bail out! lore-am fails on the test threads"; exit 1; }
+exp_one=$(only_file "$TRASH/exp-one" '*.mbx')
+exp_two=$(only_file "$TRASH/exp-two" '*.mbx')
+trailers() { grep -cE '^(Reviewed|Acked|Tested)-by:'; }
+
+# The client's answer to ":set ?VAR" for a boolean, as "yes" or "no".
+bool_shown() {
+	tmux_keys ":set ?$1" Enter
+	tmux_wait "$1( is |=\")" 5 >/dev/null || return 1
+	tmux_screen | grep -Eo "$1( is (un)?set|=\"(yes|no)\")" | tail -1 |
+		sed -e 's/is set\|"yes"/yes/' -e 's/is unset\|"no"/no/' |
+		sed 's/.*[ =]//'
+}
+
+base_rc() {
+	cat <<-EOF
+	set folder="$TRASH"
+	set spoolfile="$TRASH/both.mbox"
+	set record="" postponed=""
+	set mbox_type=mbox
+	set pipe_decode
+	unset wait_key
+	EOF
+}
+
+# Press KEY, a key that pipes, and wait until its output shows TEXT and
+# the client asks for a key; then go back. The terminal keeps the output
+# of earlier commands, so only TEXT tells this run's output from theirs.
+# Fails (after S seconds, default 10) when TEXT does not show.
+pipe_key() {
+	tmux_keys "$1"
+	_end=$(($(date +%s) + ${3:-10}))
+	while :; do
+		SCREEN=$(tmux_screen)
+		if printf '%s\n' "$SCREEN" | grep -qF -- "$2" &&
+		   printf '%s\n' "$SCREEN" | grep -v '^ *$' | tail -1 |
+			grep -q 'Press any key to continue'; then
+			tmux_keys Enter
+			tmux_gone 'Press any key to continue' 5 >/dev/null
+			return 0
+		fi
+		if [ "$(date +%s)" -gt "$_end" ]; then
+			printf '%s\n' "$SCREEN" | grep -v '^ *$' | tail -8 |
+				sed 's/^/#   /'
+			tmux_keys Enter
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+for c in "$@"; do
+	# Without the snippet the keys are unbound: mutt says so. (neomutt
+	# answers an unbound Esc key with silence and then swallows the
+	# next key, so its answer cannot be read from the screen.)
+	if [ "$c" = mutt ]; then
+		base_rc >"$TRASH/plain.rc"
+		tmux_start "$c-plain" "$c" -n -R -F "$TRASH/plain.rc" \
+			-f "$TRASH/both.mbox"
+		tmux_wait 'Msgs:' >/dev/null
+		unbound=0
+		for k in M-a M-g M-T; do
+			tmux_keys "$k"
+			tmux_wait 'Key is not bound' 5 || unbound=1
+			tmux_keys ":set ?sort" Enter
+			tmux_wait 'sort=' 5 >/dev/null
+		done
+		ok $unbound "$c: Esc a, Esc g and Esc T are not bound by default"
+	else
+		echo "ok $((_test_n += 1)) # skip $c: an unbound Esc key gives no answer on screen"
+	fi
+
+	rc=$TRASH/$c.rc
+	{
+		base_rc
+		echo "source \"$SRC_DIR/mutt/lore-am.muttrc\""
+		echo "set my_lore_am_dir=\"~/patches-$c\""
+		echo "set my_lore_am_args=\"-m $TRASH/both.mbox\""
+		echo "set my_lore_am_repo=\"$TRASH/repo-$c\""
+	} >"$rc"
+	repo=$TRASH/repo-$c
+	git clone -q "$TRASH/src" "$repo" &&
+		git -C "$repo" checkout -q -b work base
+	tmux_start "$c" "$c" -n -R -F "$rc" -f "$TRASH/both.mbox"
+	tmux_wait 'Msgs:' >/dev/null
+
+	# index: go to patch 2/5 and press the save key
+	tmux_keys /
+	tmux_wait 'Search for' 5 >/dev/null
+	tmux_keys -l '~i 2\.v1-PATCH'
+	tmux_keys Enter
+	tmux_gone 'Search for' 5 >/dev/null
+	pipe_key M-a "saved in $HOME/patches-$c"
+	ok $? "$c: index Esc a says where the series went"
+	got=$(only_file "$HOME/patches-$c" '*.mbx')
+	check "$c: index Esc a wrote the am-ready series" cmp "$got" "$exp_one"
+	is "$(bool_shown pipe_decode) $(bool_shown wait_key)" "yes no" \
+		"$c: pipe_decode and wait_key are restored"
+
+	# pager, with the folder changed at run time
+	tmux_keys ":set my_lore_am_dir=\"~/pager-$c\"" Enter
+	tmux_keys Enter
+	tmux_wait '^Subject: ' 5 >/dev/null
+	pipe_key M-a "saved in $HOME/pager-$c"
+	ok $? "$c: pager Esc a says where the series went"
+	got=$(only_file "$HOME/pager-$c" '*.mbx')
+	check "$c: pager Esc a follows my_lore_am_dir set at run time" \
+		cmp "$got" "$exp_one"
+	tmux_keys q
+	tmux_wait 'Msgs:' 5 >/dev/null
+
+	# apply
+	pipe_key M-g "applied 5 patches to '$repo'" 20
+	ok $? "$c: Esc g says the series was applied"
+	is "$(git -C "$repo" rev-list --count base..HEAD)" 5 \
+		"$c: Esc g committed the 5 patches"
+	check "$c: Esc g gives the series' tree" \
+		git -C "$repo" diff --quiet origin/v1
+	is "$(git -C "$repo" log --format=%B base..HEAD | trailers)" \
+		"$(trailers <"$exp_one")" "$c: the commits carry the review trailers"
+
+	# apply again: git am fails, the repository stays as it was
+	head=$(git -C "$repo" rev-parse HEAD)
+	pipe_key M-g "git am failed; '$repo' is as it was" 20
+	ok $? "$c: a failing Esc g says the repository is as it was"
+	gd=$(git -C "$repo" rev-parse --absolute-git-dir)
+	am=none
+	[ -e "$gd/rebase-apply" ] && am=in-progress
+	is "$(git -C "$repo" rev-parse HEAD) $(git -C "$repo" status --porcelain | wc -l) $am" \
+		"$head 0 none" "$c: ... and it is: same HEAD, clean, no am in progress"
+
+	# tagged: one message of each series
+	tmux_keys ":set my_lore_am_dir=\"~/tagged-$c\"" Enter
+	tmux_keys T
+	tmux_wait 'Tag messages matching' 5 >/dev/null
+	tmux_keys -l "~i '(2\\.v1-PATCH|1\\.v1-OTHER)@'"
+	tmux_keys Enter
+	tmux_wait 'Tag:2' 5 >/dev/null
+	pipe_key M-T "saved in $HOME/tagged-$c" >/dev/null
+	a=$(ls "$HOME/tagged-$c"/*.mbx 2>/dev/null | sort | tr '\n' ' ')
+	b=$(printf '%s\n' "$HOME/tagged-$c/${exp_one##*/}" \
+		"$HOME/tagged-$c/${exp_two##*/}" | sort | tr '\n' ' ')
+	is "$a" "$b" "$c: Esc T saved the series of each tagged message"
+	check "$c: ... each one the am-ready series" \
+		cmp "$HOME/tagged-$c/${exp_two##*/}" "$exp_two"
+done
+done_testing

@@ -1,0 +1,134 @@
+#!/bin/bash
+# notmuch/post-new run by a real `notmuch new` on a test maildir: it writes
+# the am-ready mbox of each series that new mail starts or completes, tags
+# the thread (+am-ready, or +am-incomplete with am-missing-N), runs
+# lore-am once per thread and never again for threads with nothing new,
+# and never makes `notmuch new` fail.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-hooks.sh"
+
+command -v notmuch >/dev/null || skip_all "notmuch not installed"
+plan 17
+
+hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
+hooks_path
+# lore-am as installed, with a log of its runs to count them
+cat >"$TRASH/bin/lore-am-logged" <<EOS
+#!/bin/sh
+echo run >>"$TRASH/runs"
+exec "$LORE_AM" "\$@"
+EOS
+chmod +x "$TRASH/bin/lore-am-logged"
+real_lore_am=$LORE_AM
+export LORE_AM=$TRASH/bin/lore-am-logged
+runs() { n=$(wc -l <"$TRASH/runs" 2>/dev/null || echo 0); : >"$TRASH/runs"; echo $((n)); }
+
+mail=$TRASH/mail
+to_maildir "$TRASH/both.mbox" "$mail/lists"
+# patch 3/5 of series one arrives later
+p3=$(grep -l '^Message-I[dD]: <20240101120000.3.v1-PATCH@example.org>' "$mail"/lists/cur/*)
+mv "$p3" "$TRASH/patch3"
+
+export NOTMUCH_CONFIG=$TRASH/notmuch-config
+cat >"$NOTMUCH_CONFIG" <<EOC
+[database]
+path=$mail
+hook_dir=$TRASH/hooks
+[new]
+tags=new;unread
+[user]
+name=Test Maintainer
+primary_email=maintainer@example.org
+EOC
+mkdir -p "$TRASH/hooks"
+cp "$SRC_DIR/notmuch/post-new" "$TRASH/hooks/post-new"
+notmuch config set lore-am.outdir "~/patches"
+notmuch config set lore-am.args "-l"
+
+expect_args() { "$real_lore_am" -q -l -m "$TRASH/both.mbox" -o "$2" "$1"; }
+
+# 1. the first indexing: series two is complete, series one lacks 3/5
+notmuch new >"$TRASH/out1" 2>"$TRASH/err1"
+is $? 0 "notmuch new runs the hook and succeeds"
+one=$(notmuch search --output=threads id:"$ONE_ID")
+two=$(notmuch search --output=threads id:"$TWO_ID")
+is "$(runs)" 2 "lore-am ran once per thread, not once per new message"
+is "$(notmuch count "$two and tag:am-ready") $(notmuch count "$two")" \
+	"$(notmuch count "$two") $(notmuch count "$two")" \
+	"the complete series' thread is tagged am-ready"
+expect_args "$TWO_ID" "$TRASH/exp-two" >/dev/null 2>&1
+exp_two=$(only_file "$TRASH/exp-two" '*.mbx')
+check "its am-ready mbox is written, with lore-am.args (-l) applied" \
+	cmp "$HOME/patches/${exp_two##*/}" "$exp_two"
+is "$(notmuch search --output=tags "$one" | grep '^am-' | sort | tr '\n' ' ')" \
+	"am-incomplete am-missing-3 " \
+	"the incomplete series' thread is tagged am-incomplete, am-missing-3"
+grep -q 'incomplete, missing patches 3' "$TRASH/err1"
+ok $? "... and the missing patch is named on stderr"
+is "$(find "$HOME/patches" -name '*.mbx' | wc -l)" 1 \
+	"nothing is written for the incomplete series"
+
+# the user's own hook would drop "new"; nothing new: nothing done
+notmuch tag -new -- tag:new
+notmuch new >/dev/null 2>&1
+is "$(runs)" 0 "a run with no new mail does no thread again"
+
+# 2. patch 3/5 arrives: the series is complete
+cp "$TRASH/patch3" "$mail/lists/new/patch3"
+notmuch new >/dev/null 2>"$TRASH/err2"
+is "$(runs)" 1 "the new patch redoes its thread only"
+is "$(notmuch search --output=tags "$one" | grep '^am-' | sort | tr '\n' ' ')" \
+	"am-ready " "the thread is now am-ready, the old tags gone"
+expect_args "$ONE_ID" "$TRASH/exp-one" >/dev/null 2>&1
+exp_one=$(only_file "$TRASH/exp-one" '*.mbx')
+check "the completed series' am-ready mbox is written" \
+	cmp "$HOME/patches/${exp_one##*/}" "$exp_one"
+notmuch tag -new -- tag:new
+
+# 3. a late review of series two updates its mbox
+cat >"$mail/lists/new/review" <<EOM
+From: Zed Reviewer <zed@example.net>
+To: list@example.org
+Subject: Re: [PATCH 1/3] late review
+Date: Mon, 15 Jan 2024 10:00:00 +0000
+Message-ID: <zed-review@example.net>
+In-Reply-To: <20240101120000.1.v1-OTHER@example.org>
+References: <20240101120000.0.v1-OTHER@example.org> <20240101120000.1.v1-OTHER@example.org>
+
+Looks good to me.
+
+Reviewed-by: Zed Reviewer <zed@example.net>
+EOM
+# and a mail that is no patch at all
+cat >"$mail/lists/new/chat" <<EOM
+From: Someone <someone@example.net>
+To: list@example.org
+Subject: lunch?
+Date: Mon, 15 Jan 2024 11:00:00 +0000
+Message-ID: <lunch@example.net>
+
+Anyone?
+EOM
+notmuch new >/dev/null 2>&1
+is "$(runs)" 1 "a new review redoes its thread; other mail is left alone"
+grep -q '^Reviewed-by: Zed Reviewer <zed@example.net>' \
+	"$HOME/patches/${exp_two##*/}"
+ok $? "the review's trailer is in the updated mbox"
+is "$(notmuch count "$two and not tag:am-ready")" 0 \
+	"the new message is tagged am-ready with its thread"
+is "$(notmuch search --output=tags id:lunch@example.net | grep -c '^am-')" 0 \
+	"the other mail gets no am- tag"
+notmuch tag -new -- tag:new
+
+# 4. lore-am failing (its output folder is a file) does not fail notmuch new
+notmuch config set lore-am.outdir "$TRASH/not-a-folder"
+: >"$TRASH/not-a-folder"
+sed 's/^Message-ID: <zed-review@/Message-ID: <zed-review2@/' \
+	"$mail/lists/new/review" >"$mail/lists/new/review2"
+notmuch new >/dev/null 2>"$TRASH/err4"
+rc=$?
+grep -q 'lore-am failed' "$TRASH/err4"
+is "$rc $?" "0 0" "a failing lore-am is reported and notmuch new still succeeds"
+is "$(notmuch search --output=tags "$two" | grep '^am-' | tr '\n' ' ')" \
+	"am-ready " "... and the thread keeps the tags it had"
+done_testing
