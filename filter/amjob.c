@@ -96,11 +96,9 @@ report_missing(struct series *ser, GHashTable *pick,
 			r = g_strdup_printf("%s/%d", list, ser->expected);
 		else
 			r = g_strdup_printf("%s of %d", list, ser->expected);
-		if (o->allow_incomplete)
-			lore_err("warning: v%d: missing %s", ser->revision, r);
-		else
-			lore_err("v%d: missing %s: the series is incomplete, nothing written (use --allow-incomplete to write the patches that exist)",
-				 ser->revision, r);
+		lore_err("v%d: missing %s", ser->revision, r);
+		if (!o->allow_incomplete)
+			lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
 	}
 	g_array_unref(bad);
 	g_array_unref(miss);

@@ -13,10 +13,10 @@
 #   lore_vm KB NAME ARGS...
 #                         the same with the address space capped at KB
 #                         (lib.sh's limit_vm)
-#   refused NAME STATUS REGEX DESC
+#   refused NAME STATUS REGEX DESC [LINES]
 #                         after `lore NAME`: the status is STATUS, stderr is
-#                         exactly one line "lore-am: ..." matching REGEX
-#                         (grep -E), stdout is empty
+#                         exactly one line (or LINES lines) "lore-am: ...",
+#                         the first matching REGEX (grep -E), stdout empty
 #   applies MBX DESC      git am of MBX on the base commit succeeds and gives
 #                         the tree of the real v1
 #   utf8 FILE             FILE is valid UTF-8
@@ -52,8 +52,9 @@ lore_vm() {
 refused() {
 	_out=$TRASH/$1.out _err=$TRASH/$1.err
 	if [ "$RC" -eq "$2" ] && [ ! -s "$_out" ] &&
-	   [ "$(wc -l <"$_err")" -eq 1 ] &&
-	   grep -qE "^lore-am: ($3)" "$_err"; then
+	   [ "$(wc -l <"$_err")" -eq "${5:-1}" ] &&
+	   [ "$(grep -c "^lore-am: " "$_err")" -eq "${5:-1}" ] &&
+	   head -1 "$_err" | grep -qE "^lore-am: ($3)"; then
 		ok 0 "$4"
 	else
 		ok 1 "$4"

@@ -99,8 +99,8 @@ grep -q '^Subject: \[PATCH\] ' n99999.out
 ok $? "as a single [PATCH]"
 sed 's/^Subject: \[PATCH 1\/5\]/Subject: [PATCH 1\/9999]/' p1.eml >n9999.eml
 lore n9999 -m n9999.eml <n9999.eml
-refused n9999 1 "v1: missing 2-9999 of 9999: the series is incomplete" \
-	"[PATCH 1/9999] alone: exit 1, the missing ones in one line"
+refused n9999 1 "v1: missing 2-9999 of 9999$" \
+	"[PATCH 1/9999] alone: exit 1, the missing ones in one line" 2
 sed 's/^Subject: \[PATCH 1\/5\]/Subject: [PATCH 0\/0]/' p1.eml >n0.eml
 lore n0 -m n0.eml <n0.eml
 refused n0 1 "no patches found in the thread" "[PATCH 0/0]: exit 1, no patches"
@@ -158,8 +158,8 @@ is "$RC" 0 "a patch in multiparts nested 100 deep: written"
 applies nest100.out "and git am applies it"
 cp "$THREAD" nest100k.mbox && nest 100000 nest100k.mbox
 lore nest100k -m nest100k.mbox "$COVER" </dev/null
-refused nest100k 1 "v1: missing 5/5" \
-	"nested 100 000 deep: no text is read from it, exit 1"
+refused nest100k 1 "v1: missing 5/5$" \
+	"nested 100 000 deep: no text is read from it, exit 1" 2
 rm -f nest100k.mbox
 
 # -- NUL bytes ----------------------------------------------------------------
