@@ -183,16 +183,19 @@ main(int argc, char **argv)
 	} else {
 		rc = run_check_thread_opts(&c);
 	}
-	if (rc)
-		return c.passthrough ? run_passthrough(&c, rc) : rc;
-	/* a filter's stderr goes to a log: only errors belong there */
-	lore_quiet = c.quiet || c.passthrough;
-	/* a file size limit must fail the write (EFBIG), not kill us
-	 * halfway: the temporary file is then removed and reported */
-	signal(SIGXFSZ, SIG_IGN);
-	g_mime_init();
-	rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run_cli(&c);
-	g_mime_shutdown();
+	if (rc) {
+		if (c.passthrough)
+			rc = run_passthrough(&c, rc);
+	} else {
+		/* a filter's stderr goes to a log: only errors belong there */
+		lore_quiet = c.quiet || c.passthrough;
+		/* a file size limit must fail the write (EFBIG), not kill us
+		 * halfway: the temporary file is then removed and reported */
+		signal(SIGXFSZ, SIG_IGN);
+		g_mime_init();
+		rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run_cli(&c);
+		g_mime_shutdown();
+	}
 	g_strfreev(c.mboxes);
 	g_strfreev(c.args);
 	g_free(c.cherry_pick);
