@@ -85,9 +85,10 @@ add_one(const char *msg, size_t len, void *data)
 
 /*
  * Hand every complete message in pending to the thread. In mboxrd every
- * body line that starts with "From " is quoted, so a "From " line after a
+ * body line that starts with "From " is quoted, so a From_ line after a
  * blank line starts the next message: mbox_split() splits there too, so
- * cutting there first gives the same messages. The blank line is framing.
+ * cutting there first gives the same messages (mbox_split_piece() ends
+ * each piece as the whole would end it there).
  */
 static void
 cut_messages(struct xfer *x, gboolean final)
@@ -105,7 +106,8 @@ cut_messages(struct xfer *x, gboolean final)
 		if (ll && s[pos + ll - 1] == '\r')
 			ll--;
 		if (pos && x->prev_blank && ll >= 5 &&
-		    !memcmp(s + pos, "From ", 5))
+		    !memcmp(s + pos, "From ", 5) &&
+		    mbox_is_from_line(s + pos, ll))
 			cut = pos;
 		x->prev_blank = ll == 0;
 		pos = nl - s + 1;
@@ -116,9 +118,10 @@ cut_messages(struct xfer *x, gboolean final)
 	if (!cut)
 		return;
 	end = cut;
-	if (!final)
-		end -= (end >= 2 && s[end - 2] == '\r') ? 2 : 1;
-	mbox_split(s, end, add_one, x);
+	if (final)
+		mbox_split(s, end, add_one, x);
+	else
+		mbox_split_piece(s, end, add_one, x);
 	g_string_erase(x->pending, 0, cut);
 	x->scanned = final ? 0 : x->scanned - cut;
 }
