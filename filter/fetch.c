@@ -19,7 +19,12 @@
 #define LORE_VERSION "0.1"
 #endif
 
+/* the fuzz build uses a tiny chunk, so that cuts land everywhere */
+#ifdef LORE_INFLATE_CHUNK
+#define INFLATE_CHUNK LORE_INFLATE_CHUNK
+#else
 #define INFLATE_CHUNK 65536
+#endif
 #define PROGRESS_AFTER (G_USEC_PER_SEC / 2)
 #define PROGRESS_EVERY (G_USEC_PER_SEC / 10)
 
