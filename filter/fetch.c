@@ -313,6 +313,9 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	/* a stall: less than one byte a second for that long */
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
+	/* a slow-loris server dribbles just enough never to stall: the
+	 * whole request has a deadline too */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	/* never let a redirect downgrade https to http */
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR,
@@ -378,8 +381,17 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		break;
 	}
 	if (rc == CURLE_OPERATION_TIMEDOUT) {
+		curl_off_t total = 0;
+
 		curl_easy_getinfo(x->curl, CURLINFO_PRETRANSFER_TIME_T, &pre);
-		if (pre)
+		curl_easy_getinfo(x->curl, CURLINFO_TOTAL_TIME_T, &total);
+		if (x->o->timeout &&
+		    total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
+			g_set_error(
+			    err, LORE_ERROR, LORE_ETEMP,
+			    "cannot fetch %s: not done after %ld s (the server is too slow; see lore-am.timeout)",
+			    url, x->o->timeout);
+		else if (pre)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
 			    "cannot fetch %s: no data for %ld s (the server stalled)",

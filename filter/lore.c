@@ -322,7 +322,8 @@ lore_opts_add_mirror(struct lore_opts *o, const char *mask, guint pos,
 gboolean
 lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 {
-	guint64 ttl = 10, conn = 5, stall = 30, max = 512 * 1024 * 1024;
+	guint64 ttl = 10, conn = 5, stall = 30, total = 300;
+	guint64 max = 512 * 1024 * 1024;
 	const char *v;
 
 	memset(o, 0, sizeof(*o));
@@ -344,11 +345,13 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 			err) ||
 	    !config_num(cfg, "connect-timeout", NULL, FALSE, 1, &conn, err) ||
 	    !config_num(cfg, "stall-timeout", NULL, FALSE, 1, &stall, err) ||
+	    !config_num(cfg, "timeout", NULL, FALSE, 0, &total, err) ||
 	    !config_num(cfg, "max-size", NULL, TRUE, 1, &max, err))
 		return FALSE;
 	o->cache_ttl = ttl * 60;
 	o->connect_timeout = conn;
 	o->stall_timeout = stall;
+	o->timeout = total;
 	o->max_size = max;
 	return TRUE;
 }
