@@ -35,7 +35,8 @@ enum fail {
 	F_EMPTY,
 	F_CORRUPT,
 	F_TRUNCATED,
-	F_TOO_BIG
+	F_TOO_BIG,
+	F_MSG_TOO_BIG
 };
 
 /* One answer on its way in, from the network or from the cache. */
@@ -166,6 +167,12 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			return FALSE;
 		}
 		cut_messages(x, FALSE);
+		/* no message boundary for more than a message may hold: a
+		 * bomb of one endless message, held whole until the cap */
+		if (x->pending->len > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
+			x->fail = F_MSG_TOO_BIG;
+			return FALSE;
+		}
 		if (!x->z_done &&
 		    (rc == Z_BUF_ERROR || (!x->zs.avail_in && x->zs.avail_out)))
 			return TRUE;
@@ -376,6 +383,13 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		    err, LORE_ERROR, LORE_EUSAGE,
 		    "cannot fetch %s: the thread inflates to more than %s (see lore-am.max-size)",
 		    url, cap);
+		return LORE_EUSAGE;
+	case F_MSG_TOO_BIG:
+		*retry = FALSE;
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "cannot fetch %s: a message of the thread inflates to more than %s",
+		    url, LORE_MAX_MESSAGE_TEXT);
 		return LORE_EUSAGE;
 	case F_NONE:
 		break;
