@@ -152,6 +152,22 @@ has_passthrough(int argc, char **argv)
 	return FALSE;
 }
 
+/* Every string GOptionContext filled in, for a leak-free exit. */
+static void
+cli_clear(struct cli *c)
+{
+	g_strfreev(c->mboxes);
+	g_strfreev(c->args);
+	g_strfreev(c->fallbacks);
+	g_free(c->lore);
+	g_free(c->cherry_pick);
+	g_free(c->outdir);
+	g_free(c->source);
+	g_free(c->maildir);
+	g_free(c->append);
+	memset(c, 0, sizeof(*c));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -169,11 +185,14 @@ main(int argc, char **argv)
 		g_error_free(err);
 		g_option_context_free(ctx);
 		/* a mail filter with a typo in its options still delivers */
-		return filter ? run_passthrough(&c, LORE_EUSAGE) : LORE_EUSAGE;
+		rc = filter ? run_passthrough(&c, LORE_EUSAGE) : LORE_EUSAGE;
+		cli_clear(&c);
+		return rc;
 	}
 	g_option_context_free(ctx);
 	if (c.version) {
 		printf("lore-am %s\n", LORE_VERSION);
+		cli_clear(&c);
 		return 0;
 	}
 	if (c.use_version < 0) {
@@ -182,8 +201,12 @@ main(int argc, char **argv)
 	} else {
 		rc = run_check_thread_opts(&c);
 	}
-	if (rc)
-		return c.passthrough ? run_passthrough(&c, rc) : rc;
+	if (rc) {
+		if (c.passthrough)
+			rc = run_passthrough(&c, rc);
+		cli_clear(&c);
+		return rc;
+	}
 	/* a filter's stderr goes to a log: only errors belong there */
 	lore_quiet = c.quiet || c.passthrough;
 	/* a file size limit must fail the write (EFBIG), not kill us
@@ -192,12 +215,6 @@ main(int argc, char **argv)
 	g_mime_init();
 	rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run_cli(&c);
 	g_mime_shutdown();
-	g_strfreev(c.mboxes);
-	g_strfreev(c.args);
-	g_free(c.cherry_pick);
-	g_free(c.outdir);
-	g_free(c.source);
-	g_free(c.maildir);
-	g_free(c.append);
+	cli_clear(&c);
 	return rc;
 }
