@@ -93,7 +93,7 @@ tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 
 # The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
 # `make check` replays the saved crash inputs and the seeds through them.
-FUZZ_NAMES = message thread subject trailer mboxrd
+FUZZ_NAMES = message thread subject trailer mboxrd gzip
 FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
 
 fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a
@@ -144,6 +144,18 @@ fuzz/out/obj/%.o: filter/%.c $(HEADERS)
 
 fuzz/out/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz.h $(FUZZ_OBJS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+# the gzip stream path with a 61-byte inflate chunk: cuts fall everywhere
+fuzz/out/obj/fetch-chunk.o: filter/fetch.c $(HEADERS)
+	@mkdir -p fuzz/out/obj
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
+		-DLORE_INFLATE_CHUNK=61 -c -o $@ $<
+
+fuzz/out/fuzz-gzip: fuzz/fuzz-gzip.c fuzz/fuzz.h $(FUZZ_OBJS) \
+		    fuzz/out/obj/fetch-chunk.o
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(filter-out fuzz/out/obj/fetch.o,$(FUZZ_OBJS)) \
+		fuzz/out/obj/fetch-chunk.o $(LIBS)
 
 fuzzers: $(FUZZERS)
 

@@ -19,7 +19,12 @@
 #define LORE_VERSION "0.1"
 #endif
 
+/* the fuzz build uses a tiny chunk, so that cuts land everywhere */
+#ifdef LORE_INFLATE_CHUNK
+#define INFLATE_CHUNK LORE_INFLATE_CHUNK
+#else
 #define INFLATE_CHUNK 65536
+#endif
 #define PROGRESS_AFTER (G_USEC_PER_SEC / 2)
 #define PROGRESS_EVERY (G_USEC_PER_SEC / 10)
 
@@ -30,7 +35,8 @@ enum fail {
 	F_EMPTY,
 	F_CORRUPT,
 	F_TRUNCATED,
-	F_TOO_BIG
+	F_TOO_BIG,
+	F_MSG_TOO_BIG
 };
 
 /* One answer on its way in, from the network or from the cache. */
@@ -85,9 +91,10 @@ add_one(const char *msg, size_t len, void *data)
 
 /*
  * Hand every complete message in pending to the thread. In mboxrd every
- * body line that starts with "From " is quoted, so a "From " line after a
+ * body line that starts with "From " is quoted, so a From_ line after a
  * blank line starts the next message: mbox_split() splits there too, so
- * cutting there first gives the same messages. The blank line is framing.
+ * cutting there first gives the same messages (mbox_split_piece() ends
+ * each piece as the whole would end it there).
  */
 static void
 cut_messages(struct xfer *x, gboolean final)
@@ -105,7 +112,8 @@ cut_messages(struct xfer *x, gboolean final)
 		if (ll && s[pos + ll - 1] == '\r')
 			ll--;
 		if (pos && x->prev_blank && ll >= 5 &&
-		    !memcmp(s + pos, "From ", 5))
+		    !memcmp(s + pos, "From ", 5) &&
+		    mbox_is_from_line(s + pos, ll))
 			cut = pos;
 		x->prev_blank = ll == 0;
 		pos = nl - s + 1;
@@ -116,9 +124,10 @@ cut_messages(struct xfer *x, gboolean final)
 	if (!cut)
 		return;
 	end = cut;
-	if (!final)
-		end -= (end >= 2 && s[end - 2] == '\r') ? 2 : 1;
-	mbox_split(s, end, add_one, x);
+	if (final)
+		mbox_split(s, end, add_one, x);
+	else
+		mbox_split_piece(s, end, add_one, x);
 	g_string_erase(x->pending, 0, cut);
 	x->scanned = final ? 0 : x->scanned - cut;
 }
@@ -158,6 +167,12 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			return FALSE;
 		}
 		cut_messages(x, FALSE);
+		/* no message boundary for more than a message may hold: a
+		 * bomb of one endless message, held whole until the cap */
+		if (x->pending->len > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
+			x->fail = F_MSG_TOO_BIG;
+			return FALSE;
+		}
 		if (!x->z_done &&
 		    (rc == Z_BUF_ERROR || (!x->zs.avail_in && x->zs.avail_out)))
 			return TRUE;
@@ -305,6 +320,9 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	/* a stall: less than one byte a second for that long */
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
+	/* a slow-loris server dribbles just enough never to stall: the
+	 * whole request has a deadline too */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	/* never let a redirect downgrade https to http */
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR,
@@ -366,12 +384,28 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		    "cannot fetch %s: the thread inflates to more than %s (see lore-am.max-size)",
 		    url, cap);
 		return LORE_EUSAGE;
+	case F_MSG_TOO_BIG:
+		*retry = FALSE;
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "cannot fetch %s: a message of the thread inflates to more than %s",
+		    url, LORE_MAX_MESSAGE_TEXT);
+		return LORE_EUSAGE;
 	case F_NONE:
 		break;
 	}
 	if (rc == CURLE_OPERATION_TIMEDOUT) {
+		curl_off_t total = 0;
+
 		curl_easy_getinfo(x->curl, CURLINFO_PRETRANSFER_TIME_T, &pre);
-		if (pre)
+		curl_easy_getinfo(x->curl, CURLINFO_TOTAL_TIME_T, &total);
+		if (x->o->timeout &&
+		    total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
+			g_set_error(
+			    err, LORE_ERROR, LORE_ETEMP,
+			    "cannot fetch %s: not done after %ld s (the server is too slow; see lore-am.timeout)",
+			    url, x->o->timeout);
+		else if (pre)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
 			    "cannot fetch %s: no data for %ld s (the server stalled)",

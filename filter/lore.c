@@ -58,6 +58,28 @@ typedef int (*try_fn)(const struct lore_opts *o, const char *mask,
 		      const char *what, struct thread *t, GByteArray *raw,
 		      gboolean *retry, GError **err);
 
+/*
+ * A thread must hold the message it was asked for: a server that answers
+ * with another thread (wrong ids) is failing, and its answer is neither
+ * kept nor cached; a mirror may do better.
+ */
+static int
+holds_id(struct thread *t, const char *id, const char *raw_url,
+	 gboolean *retry, GError **err)
+{
+	g_autofree char *url = NULL, *safe = NULL;
+
+	if (thread_get(t, id))
+		return LORE_OK;
+	url = lore_term_safe(raw_url, -1);
+	safe = lore_term_safe(id, -1);
+	*retry = TRUE;
+	g_set_error(err, LORE_ERROR, LORE_ETEMP,
+		    "cannot fetch %s: the server sent a thread of %u message(s) without <%s>",
+		    url, t->msgs->len, safe);
+	return LORE_ETEMP;
+}
+
 static int
 try_thread(const struct lore_opts *o, const char *mask, const char *id,
 	   struct thread *t, GByteArray *raw, gboolean *retry, GError **err)
@@ -67,6 +89,8 @@ try_thread(const struct lore_opts *o, const char *mask, const char *id,
 	int rc;
 
 	rc = fetch_mbox(o, url, FALSE, t, raw, retry, err);
+	if (rc == LORE_OK)
+		return holds_id(t, id, url, retry, err);
 	if (rc != LORE_ENOTFOUND)
 		return rc;
 	/* not under this mask: ask the server where the id lives */
@@ -75,7 +99,8 @@ try_thread(const struct lore_opts *o, const char *mask, const char *id,
 		return rc;
 	if (!strcmp(next, url))
 		return LORE_ENOTFOUND;
-	return fetch_mbox(o, next, FALSE, t, raw, retry, err);
+	rc = fetch_mbox(o, next, FALSE, t, raw, retry, err);
+	return rc == LORE_OK ? holds_id(t, id, next, retry, err) : rc;
 }
 
 static int
@@ -127,10 +152,13 @@ with_mirrors(const struct lore_opts *o, try_fn fn, const char *what,
 	return rc;
 }
 
-/* Replay a cache entry; FALSE when it is missing, stale or damaged. */
+/*
+ * Replay a cache entry; FALSE when it is missing, stale, damaged, or not
+ * the thread of @id.
+ */
 static gboolean
 from_cache(const struct lore_opts *o, const struct cache *c, const char *key,
-	   struct source *src, struct thread *t)
+	   const char *id, struct source *src, struct thread *t)
 {
 	GBytes *b = cache_get(c, key);
 	struct thread *got;
@@ -142,7 +170,7 @@ from_cache(const struct lore_opts *o, const struct cache *c, const char *key,
 		return FALSE;
 	got = thread_new();
 	p = g_bytes_get_data(b, &n);
-	ok = fetch_replay(o, p, n, got);
+	ok = fetch_replay(o, p, n, got) && thread_get(got, id);
 	g_bytes_unref(b);
 	if (ok)
 		src->added += thread_merge(t, got);
@@ -178,7 +206,7 @@ lore_fetch(struct source *src, const char *msgid, struct thread *t,
 	dir = o->cache_dir ? g_strdup(o->cache_dir) : cache_default_dir();
 	c.dir = dir;
 	c.max_age = o->offline ? -1 : o->cache_ttl;
-	if (!o->no_cache && from_cache(o, &c, key, src, t))
+	if (!o->no_cache && from_cache(o, &c, key, msgid, src, t))
 		return LORE_OK;
 	if (o->offline) {
 		g_set_error(
@@ -322,7 +350,8 @@ lore_opts_add_mirror(struct lore_opts *o, const char *mask, guint pos,
 gboolean
 lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 {
-	guint64 ttl = 10, conn = 5, stall = 30, max = 512 * 1024 * 1024;
+	guint64 ttl = 10, conn = 5, stall = 30, total = 300;
+	guint64 max = 512 * 1024 * 1024;
 	const char *v;
 
 	memset(o, 0, sizeof(*o));
@@ -344,11 +373,13 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 			err) ||
 	    !config_num(cfg, "connect-timeout", NULL, FALSE, 1, &conn, err) ||
 	    !config_num(cfg, "stall-timeout", NULL, FALSE, 1, &stall, err) ||
+	    !config_num(cfg, "timeout", NULL, FALSE, 0, &total, err) ||
 	    !config_num(cfg, "max-size", NULL, TRUE, 1, &max, err))
 		return FALSE;
 	o->cache_ttl = ttl * 60;
 	o->connect_timeout = conn;
 	o->stall_timeout = stall;
+	o->timeout = total;
 	o->max_size = max;
 	return TRUE;
 }

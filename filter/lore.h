@@ -26,6 +26,7 @@ struct lore_opts {
 	GPtrArray *mirrors;   /* masks tried on transient failures */
 	long connect_timeout; /* seconds */
 	long stall_timeout;   /* seconds without a byte */
+	long timeout;         /* seconds for a whole request, 0: none */
 	guint64 max_size;     /* cap on the decompressed thread, bytes */
 	gint64 cache_ttl;     /* seconds an entry stays fresh */
 	char *cache_dir;      /* NULL: cache_default_dir() */
@@ -37,8 +38,8 @@ struct lore_opts {
 /*
  * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
  * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire,
- * minutes), lore-am.connect-timeout, lore-am.stall-timeout (seconds),
- * lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
+ * minutes), lore-am.connect-timeout, lore-am.stall-timeout, lore-am.timeout
+ * (seconds), lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
  * that makes no sense.
  */
 gboolean lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err);

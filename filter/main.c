@@ -153,6 +153,22 @@ has_passthrough(int argc, char **argv)
 	return FALSE;
 }
 
+/* Every string GOptionContext filled in, for a leak-free exit. */
+static void
+cli_clear(struct cli *c)
+{
+	g_strfreev(c->mboxes);
+	g_strfreev(c->args);
+	g_strfreev(c->fallbacks);
+	g_free(c->lore);
+	g_free(c->cherry_pick);
+	g_free(c->outdir);
+	g_free(c->source);
+	g_free(c->maildir);
+	g_free(c->append);
+	memset(c, 0, sizeof(*c));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -170,11 +186,14 @@ main(int argc, char **argv)
 		g_error_free(err);
 		g_option_context_free(ctx);
 		/* a mail filter with a typo in its options still delivers */
-		return filter ? run_passthrough(&c, LORE_EUSAGE) : LORE_EUSAGE;
+		rc = filter ? run_passthrough(&c, LORE_EUSAGE) : LORE_EUSAGE;
+		cli_clear(&c);
+		return rc;
 	}
 	g_option_context_free(ctx);
 	if (c.version) {
 		printf("lore-am %s\n", LORE_VERSION);
+		cli_clear(&c);
 		return 0;
 	}
 	if (c.use_version < 0) {
@@ -196,14 +215,6 @@ main(int argc, char **argv)
 		rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run_cli(&c);
 		g_mime_shutdown();
 	}
-	g_strfreev(c.mboxes);
-	g_strfreev(c.args);
-	g_free(c.cherry_pick);
-	g_free(c.outdir);
-	g_free(c.source);
-	g_free(c.lore);
-	g_strfreev(c.fallbacks);
-	g_free(c.maildir);
-	g_free(c.append);
+	cli_clear(&c);
 	return rc;
 }

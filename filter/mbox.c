@@ -102,8 +102,8 @@ header_follows(const char *buf, size_t len, size_t pos)
 	return FALSE;
 }
 
-void
-mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
+static void
+split(const char *buf, size_t len, mbox_cb cb, void *data, gboolean more)
 {
 	size_t pos = 0, start = 0;
 	const char *line;
@@ -138,13 +138,27 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 	 * The last message of an mbox ends with the same blank line as the
 	 * others (mutt and mboxrd writers add one after every message):
 	 * drop it too, or each read-and-write round trip would grow the last
-	 * message by a line. A bare message (no From_ line) keeps its bytes.
+	 * message by a line. A bare message (no From_ line) keeps its bytes,
+	 * unless a From_ line follows the piece (@more): then it ends as any
+	 * entry before a separator does.
 	 */
-	if (have && framed && prev_blank && len > start + 1 &&
+	if (have && (framed || more) && prev_blank && len > start + 1 &&
 	    buf[len - 1] == '\n')
 		len -= (len >= start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (have && len > start)
 		emit(buf + start, len - start, cb, data);
+}
+
+void
+mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
+{
+	split(buf, len, cb, data, FALSE);
+}
+
+void
+mbox_split_piece(const char *buf, size_t len, mbox_cb cb, void *data)
+{
+	split(buf, len, cb, data, TRUE);
 }
 
 static GBytes *

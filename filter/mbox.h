@@ -18,6 +18,14 @@ typedef void (*mbox_cb)(const char *msg, size_t len, void *data);
 void mbox_split(const char *buf, size_t len, mbox_cb cb, void *data);
 
 /*
+ * The same for a piece of a longer mbox that was cut just before a From_
+ * line that separates messages: its last message is handed over as
+ * mbox_split() of the whole would give it, whether or not the piece
+ * itself has a From_ line. Streaming readers cut with it.
+ */
+void mbox_split_piece(const char *buf, size_t len, mbox_cb cb, void *data);
+
+/*
  * Read @path: "-" is stdin (an mbox), a directory is a maildir, anything
  * else an mbox file. Returns FALSE and sets @err when it cannot be read.
  */

@@ -481,7 +481,7 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *gm;
-	struct pick p = { NULL };
+	struct pick p = { NULL, FALSE };
 
 	if (too_many_parts(msg))
 		return NULL;

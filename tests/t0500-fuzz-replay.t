@@ -6,8 +6,8 @@
 # valgrind-check no memory error may show up.
 . "$(dirname "$0")/lib.sh"
 
-names="message thread subject trailer mboxrd"
-plan 10
+names="message thread subject trailer mboxrd gzip"
+plan 12
 
 "$SRC_DIR/fuzz/make-seeds" "$TRASH/seeds" >"$TRASH/seeds.log" 2>&1
 for n in $names; do

@@ -10,6 +10,9 @@
 #       ("-": empty), sent in 20 slices spread over SECONDS (0)
 #   tiny-httpd.pl PORTFILE LOG redirect LOCATION
 #       answer "302 Found" with that Location header
+#   tiny-httpd.pl PORTFILE LOG drip FILE TYPE INTERVAL
+#       answer 200 with FILE, one byte every INTERVAL seconds (a
+#       slow-loris server: never quite stalled, never done)
 #   tiny-httpd.pl PORTFILE - freeport
 #       write a port that nothing listens on (bound, then closed) and exit
 #
@@ -22,7 +25,7 @@ use IO::Socket::INET;
 use Time::HiRes qw(sleep);
 
 my ($portfile, $log, $mode, @args) = @ARGV;
-die "usage: tiny-httpd.pl PORTFILE LOG stall|serve|freeport ...\n"
+die "usage: tiny-httpd.pl PORTFILE LOG stall|serve|redirect|drip|freeport ...\n"
 	unless defined $mode;
 
 my $srv = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
@@ -40,8 +43,11 @@ exit 0 if $mode eq 'freeport';
 
 my $body = '';
 my ($file, $type, $status, $secs) = @args;
-if ($mode eq 'serve') {
-	die "tiny-httpd: serve FILE TYPE [STATUS [SECONDS]]\n" unless $type;
+if ($mode eq 'serve' || $mode eq 'drip') {
+	die "tiny-httpd: $mode FILE TYPE ...\n" unless $type;
+	if ($mode eq 'drip') {
+		($secs, $status) = ($status || 1, 200);
+	}
 	$status ||= 200;
 	$secs ||= 0;
 	if ($file ne '-') {
@@ -89,7 +95,12 @@ while (my $c = $srv->accept) {
 	syswrite($c, "HTTP/1.1 $status " . ($reason{$status} || 'Status') .
 		"\r\n${loc}Content-Type: $type\r\nContent-Length: " .
 		length($body) . "\r\nConnection: close\r\n\r\n");
-	if (!$head && length $body) {
+	if ($mode eq 'drip') {
+		for my $off (0 .. length($body) - 1) {
+			syswrite($c, substr($body, $off, 1)) or last;
+			sleep($secs);
+		}
+	} elsif (!$head && length $body) {
 		my $n = 20;
 		my $slice = int(length($body) / $n) + 1;
 		for (my $off = 0; $off < length $body; $off += $slice) {
