@@ -402,7 +402,8 @@ part_text(GMimePart *part, gboolean *nul)
 	g_mime_data_wrapper_write_to_stream(w, mem);
 	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
 	out = g_string_sized_new(ba->len);
-	p = (const char *)ba->data;
+	/* an empty array may have no data at all */
+	p = ba->len ? (const char *)ba->data : "";
 	end = p + ba->len;
 	for (;;) {
 		const char *z = memchr(p, '\0', end - p);
