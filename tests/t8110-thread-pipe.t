@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-thread.sh"
-plan 21
+plan 23
 
 cd "$TRASH" || exit 1
 hooks_path
@@ -110,4 +110,10 @@ is "$(args_of "--use-version=2 --cherry-pick=1 -o out --outdir out2 -q -T")" \
 is "$(args_of "-lm /x/-ls --mbox /y/-s -Nm /z/-l --source mbox -- -s")" \
 	"-m /x/-ls --mbox /y/-s -Nm /z/-l --source mbox -- -s" \
 	"option values and words after -- are kept as they are"
+# save and apply split ARGS at blanks too, but never glob them: a "*" in
+# a path reaches lore-am as written ("all.mbox" would match "al*.mbox")
+pipe -a "-m $TRASH/w/al*.mbox" -d saved save <w/c.eml >/dev/null
+is "$?" 1 "save: a glob in ARGS is not expanded (no such file)"
+grep -q "^lore-am: cannot read '$TRASH/w/al\*.mbox'" err
+ok $? "... lore-am was given the word as written"
 done_testing
