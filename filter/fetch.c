@@ -50,7 +50,9 @@ struct xfer {
 	guint8 head[2]; /* the first bytes, to check the gzip magic */
 	guint nhead;
 	GString *pending;    /* inflated bytes not yet cut into messages */
-	size_t scanned;	     /* bytes of pending already searched */
+	size_t scanned;	     /* bytes of pending already cut into lines */
+	size_t searched;     /* ... and of the unfinished line after them,
+				searched for its '\n' without finding it */
 	gboolean prev_blank; /* the last line searched was blank */
 	guint64 in_bytes, out_bytes;
 	guint added;
@@ -101,13 +103,17 @@ cut_messages(struct xfer *x, gboolean final)
 {
 	const char *s = x->pending->str;
 	size_t len = x->pending->len, pos = x->scanned, cut = 0, end;
+	/* a line that never ends (a bomb of zeros) is searched once */
+	size_t from = MAX(pos, x->searched);
 
 	while (pos < len) {
-		const char *nl = memchr(s + pos, '\n', len - pos);
+		const char *nl = memchr(s + from, '\n', len - from);
 		size_t ll;
 
-		if (!nl)
+		if (!nl) {
+			x->searched = len;
 			break;
+		}
 		ll = nl - (s + pos);
 		if (ll && s[pos + ll - 1] == '\r')
 			ll--;
@@ -116,7 +122,7 @@ cut_messages(struct xfer *x, gboolean final)
 		    mbox_is_from_line(s + pos, ll))
 			cut = pos;
 		x->prev_blank = ll == 0;
-		pos = nl - s + 1;
+		pos = from = nl - s + 1;
 	}
 	x->scanned = pos;
 	if (final)
@@ -130,6 +136,7 @@ cut_messages(struct xfer *x, gboolean final)
 		mbox_split_piece(s, end, add_one, x);
 	g_string_erase(x->pending, 0, cut);
 	x->scanned = final ? 0 : x->scanned - cut;
+	x->searched = final ? 0 : MAX(x->searched, cut) - cut;
 }
 
 static gboolean
