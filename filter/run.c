@@ -409,8 +409,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	srcs->use_version = c->use_version;
 	srcs->no_parent = c->no_parent;
 	srcs->whole_thread = c->thread;
-	/* the archive source itself reads only its cache when offline */
-	srcs->offline = FALSE;
+	/* offline, the archive source reads only its cache (lore.c) */
 	srcs->complete = c->check_newer && archive;
 	if (archive)
 		sources_set_archive(srcs, source_lore_new(&lo));

@@ -135,17 +135,12 @@ sources_gather(struct sources *s, const char *msgid, struct thread *t,
 	if (have && !s->complete && !s->whole_thread &&
 	    have_series(s, msgid, t))
 		return LORE_OK;
-	if (!s->archive || s->offline) {
+	if (!s->archive) {
 		if (have && !s->whole_thread && !have_series(s, msgid, t))
-			g_ptr_array_add(
-			    s->notes,
-			    g_strdup_printf(
-				"the local thread's series is incomplete and "
-				"%s",
-				s->offline
-				    ? "the archive was not asked (offline)"
-				    : "there is no archive source to complete "
-				      "it from"));
+			g_ptr_array_add(s->notes,
+					g_strdup("the local thread's series is "
+						  "incomplete and there is no archive "
+						  "source to complete it from"));
 		return LORE_OK;
 	}
 	rc = source_fetch(s->archive, msgid, t, &e);

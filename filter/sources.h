@@ -43,7 +43,6 @@ struct sources {
 	GPtrArray *local;	/* struct source *, asked in order (owned) */
 	GArray *roles;		/* enum sources_role, one per local source */
 	struct source *archive; /* or NULL: none built or configured */
-	gboolean offline;	/* never ask the archive */
 	gboolean complete;	/* -c: ask the archive even when complete */
 	int use_version;	/* the revision that must be complete; 0:
 				   the latest */
