@@ -54,6 +54,11 @@ rc() {
 			echo "SHELL=/bin/sh"
 			echo "PATH=$PATH"
 			echo "LOGFILE=$TRASH/$_m.log"
+			# procmail hands its programs no environment but what
+			# the rc file sets: the valgrind wrapper's settings too
+			for v in LORE_AM_REAL LORE_TOOL_LOGS; do
+				[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
+			done
 			for v in "$@"; do echo "${v%%=*}=\"${v#*=}\""; done
 			[ -n "${plain:-}" ] ||
 				echo "INCLUDERC=$SRC_DIR/hooks/procmailrc"
