@@ -1,6 +1,7 @@
 # lore-am - build, test and install.
 #   make                 build ./lore-am
-#   make check           run the test suite (TAP, through prove)
+#   make check           run the test suite (TAP, through prove; TEST_JOBS
+#                        test files at a time, default one per CPU)
 #   make SANITIZE=1 check  the same, built with AddressSanitizer and UBSan;
 #                        fails when any sanitizer report was written
 #   make valgrind-check  the test suite with lore-am and the unit tests run
@@ -105,6 +106,9 @@ units: $(UNIT_TESTS) $(FUZZ_REPLAY)
 # Sanitizer reports go to files (and the exit status 86, which no test
 # expects), so that one in a test that does not look at stderr is caught.
 TOOL_LOGS = $(CURDIR)/tests/.tool-logs
+# each test file has its own scratch folder, servers on free ports and its
+# own tmux socket, so files run side by side
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 ifdef SANITIZE
 TEST_ENV = LORE_AM_TOOL=sanitize \
 	ASAN_OPTIONS=exitcode=86:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$(TOOL_LOGS)/asan \
@@ -113,7 +117,7 @@ endif
 
 check: lore-am units
 	@rm -rf $(TOOL_LOGS) && mkdir -p $(TOOL_LOGS)
-	$(TEST_ENV) prove -f $(TESTS)
+	$(TEST_ENV) prove -j$(TEST_JOBS) -f $(TESTS)
 	@tests/tool-report $(TOOL_LOGS)
 
 valgrind-check: lore-am units
@@ -124,7 +128,7 @@ endif
 	LORE_AM_TOOL=valgrind LORE_TOOL_LOGS=$(TOOL_LOGS) \
 	LORE_AM_REAL=$(CURDIR)/lore-am LORE_AM=$(CURDIR)/tests/valgrind-lore-am \
 	LORE_UNIT_WRAP=$(CURDIR)/tests/valgrind-run \
-		prove -f $(TESTS)
+		prove -j$(TEST_JOBS) -f $(TESTS)
 	@tests/tool-report $(TOOL_LOGS)
 
 # libFuzzer builds: the library again with clang, coverage feedback and

@@ -8,6 +8,8 @@ set -u
 TEST_DIR=$(cd "$(dirname "$0")" && pwd)
 SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
 LORE_AM=${LORE_AM:-$SRC_DIR/lore-am}
+# the binary itself, when $LORE_AM is a wrapper running it under a tool
+LORE_AM_REAL=${LORE_AM_REAL:-$LORE_AM}
 # "sanitize" (make SANITIZE=1 check), "valgrind" (make valgrind-check) or
 # empty: tests that guard memory with ulimit -v cannot do so under either.
 LORE_AM_TOOL=${LORE_AM_TOOL:-}

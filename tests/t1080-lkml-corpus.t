@@ -13,10 +13,18 @@ cp -r "$CORPUS" "$TRASH/md"
 chmod -R u+w "$TRASH/md"
 mkdir -p "$TRASH/md/new" "$TRASH/md/tmp"
 
+# Under valgrind each run reads the 210 messages of the maildir at about
+# 90 times the native cost: every 10th piped message runs under it (all
+# of the maildir is read every time), the others run natively, and every
+# assertion below holds for all 210 either way.
+sample=1
+[ "$LORE_AM_TOOL" = valgrind ] && sample=10
 crashes=0 badexit=0 badout=0 written=0 total=0 unexplained=0
 for f in "$TRASH/md/cur"/*; do
 	total=$((total + 1))
-	"$LORE_AM" -q -m "$TRASH/md" < "$f" > "$TRASH/out" 2> "$TRASH/err"
+	am=$LORE_AM
+	[ $((total % sample)) -eq 0 ] || am=$LORE_AM_REAL
+	"$am" -q -m "$TRASH/md" < "$f" > "$TRASH/out" 2> "$TRASH/err"
 	rc=$?
 	[ $rc -ge 128 ] && { crashes=$((crashes + 1)); echo "# crash ($rc) on $(basename "$f")"; }
 	case $rc in 0|1) ;; *) badexit=$((badexit + 1)); echo "# exit $rc on $(basename "$f"): $(head -1 "$TRASH/err")";; esac
