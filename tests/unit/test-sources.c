@@ -76,36 +76,34 @@ static const struct {
 	const char *what;
 	const char *file, *nm, *arch; /* NULL: no such source */
 	int nm_fail, arch_fail;
-	gboolean nm_required, complete, offline;
+	gboolean nm_required, complete;
 	int rc;
 	guint nm_calls, arch_calls, notes;
 	const char *summary;
 } cases[] = {
     {"complete file: notmuch and archive not asked", "012", "012", "012", 0, 0,
-     FALSE, FALSE, FALSE, LORE_OK, 0, 0, 0, "Sources: file 3 messages"},
+     FALSE, FALSE, LORE_OK, 0, 0, 0, "Sources: file 3 messages"},
     {"incomplete file: notmuch completes it", "01", "012", "012", 0, 0, FALSE,
-     FALSE, FALSE, LORE_OK, 1, 0, 0,
+     FALSE, LORE_OK, 1, 0, 0,
      "Sources: file 2 messages, notmuch 1 message"},
     {"still incomplete: the archive completes it", "01", "0", "012", 0, 0,
-     FALSE, FALSE, FALSE, LORE_OK, 1, 1, 0,
+     FALSE, FALSE, LORE_OK, 1, 1, 0,
      "Sources: file 2 messages, archive 1 message"},
     {"-c: the archive is asked even when complete", NULL, "012", "012", 0, 0,
-     FALSE, TRUE, FALSE, LORE_OK, 1, 1, 0, "Sources: notmuch 3 messages"},
-    {"offline: not asked, a note says so", NULL, "01", "012", 0, 0, FALSE,
-     FALSE, TRUE, LORE_OK, 1, 0, 1, "Sources: notmuch 2 messages"},
+     FALSE, TRUE, LORE_OK, 1, 1, 0, "Sources: notmuch 3 messages"},
     {"archive unreachable with a local thread: a note", NULL, "01", "012", 0,
-     LORE_ETEMP, FALSE, FALSE, FALSE, LORE_OK, 1, 1, 1,
+     LORE_ETEMP, FALSE, FALSE, LORE_OK, 1, 1, 1,
      "Sources: notmuch 2 messages"},
     {"archive unreachable, nothing local: its error", NULL, "", "012", 0,
-     LORE_ETEMP, FALSE, FALSE, FALSE, LORE_ETEMP, 1, 1, 0, "Sources: none"},
+     LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 1, 1, 0, "Sources: none"},
     {"notmuch not set up, auto: skipped", "01", "012", NULL, LORE_EUSAGE, 0,
-     FALSE, FALSE, FALSE, LORE_OK, 1, 0, 1, "Sources: file 2 messages"},
+     FALSE, FALSE, LORE_OK, 1, 0, 1, "Sources: file 2 messages"},
     {"notmuch not set up, -N: an error", NULL, "012", NULL, LORE_EUSAGE, 0,
-     TRUE, FALSE, FALSE, LORE_EUSAGE, 1, 0, 0, "Sources: none"},
+     TRUE, FALSE, LORE_EUSAGE, 1, 0, 0, "Sources: none"},
     {"notmuch busy in auto: an error", "01", "012", NULL, LORE_ETEMP, 0, FALSE,
-     FALSE, FALSE, LORE_ETEMP, 1, 0, 0, "Sources: file 2 messages"},
+     FALSE, LORE_ETEMP, 1, 0, 0, "Sources: file 2 messages"},
     {"no archive: an incomplete series gets a note", NULL, "01", NULL, 0, 0,
-     TRUE, FALSE, FALSE, LORE_OK, 1, 0, 1, "Sources: notmuch 2 messages"},
+     TRUE, FALSE, LORE_OK, 1, 0, 1, "Sources: notmuch 2 messages"},
 };
 
 int
@@ -136,7 +134,6 @@ main(void)
 		if (cases[i].arch)
 			sources_set_archive(s, mem_new("archive", &ma));
 		s->complete = cases[i].complete;
-		s->offline = cases[i].offline;
 		rc = sources_gather(s, "p1@x", t, &err);
 		tap_is_int(rc, cases[i].rc, "%s: status", cases[i].what);
 		tap_ok((rc == LORE_OK) == (err == NULL),
