@@ -120,11 +120,15 @@ classify(struct message *m)
 	body = message_body(m);
 	p->has_diffstat = body_has_diffstat(body);
 	p->has_diff = body_has_diff(body);
-	p->own = trailer_from_reply(m, body);
 	/* a follow-up without "Re:" that carries trailers and no diff; never
-	 * an explicit "0/N" cover letter answering the previous revision */
-	if (p->own->len && m->in_reply_to && !p->has_diff && !p->reply &&
-	    !(p->counter == 0 && !p->counters_inferred && p->has_diffstat))
+	 * an explicit "0/N" cover letter answering the previous revision.
+	 * Patches can be neither, so their (long) bodies are not searched. */
+	if (!p->reply &&
+	    (!m->in_reply_to || p->has_diff ||
+	     (p->counter == 0 && !p->counters_inferred && p->has_diffstat)))
+		return p;
+	p->own = trailer_from_reply(m, body);
+	if (p->own->len)
 		p->reply = TRUE;
 	if (!p->reply) {
 		g_ptr_array_free(p->own, TRUE);
