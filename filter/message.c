@@ -320,7 +320,6 @@ message_free(struct message *msg)
 {
 	if (!msg)
 		return;
-	g_free(msg->raw);
 	g_free(msg->msgid);
 	g_free(msg->in_reply_to);
 	if (msg->refs)
@@ -333,23 +332,25 @@ message_free(struct message *msg)
 	g_free(msg->cc_hdr);
 	g_free(msg->ctype_hdr);
 	g_free(msg->cte_hdr);
-	g_free(msg->body);
+	/* a body used in place belongs to raw */
+	if (msg->body != msg->raw + msg->body_off)
+		g_free(msg->body);
+	g_free(msg->raw);
 	g_free(msg);
 }
 
-/* Remove every '\r' that precedes a '\n' (and a final one). */
+/* Remove every '\r' that precedes a '\n' (and a final one), in place. */
 static void
-strip_cr(GString *s)
+strip_cr(char *s)
 {
 	size_t i, o = 0;
 
-	for (i = 0; i < s->len; i++) {
-		if (s->str[i] == '\r' &&
-		    (i + 1 == s->len || s->str[i + 1] == '\n'))
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\r' && (s[i + 1] == '\n' || !s[i + 1]))
 			continue;
-		s->str[o++] = s->str[i];
+		s[o++] = s[i];
 	}
-	g_string_truncate(s, o);
+	s[o] = '\0';
 }
 
 static gboolean
@@ -384,27 +385,18 @@ struct pick {
  * declared charset visible as U+FFFD, as b4 does, instead of dropping
  * them; and NUL bytes, at which a C string would silently cut the text
  * (half a patch), become U+FFFD too and are reported in *@nul.
+ * text_from_bytes() does that to the decoded bytes.
  */
 static char *
-part_text(GMimePart *part, gboolean *nul)
+text_from_bytes(const char *p, size_t n, const char *charset, gboolean *nul)
 {
-	GMimeDataWrapper *w = g_mime_part_get_content(part);
-	const char *charset = g_mime_object_get_content_type_parameter(
-		GMIME_OBJECT(part), "charset");
-	GMimeStream *mem;
-	GByteArray *ba;
-	GString *out;
-	const char *p, *end;
+	GString *out = g_string_sized_new(n);
+	const char *end;
 
-	if (!w)
-		return NULL;
-	mem = g_mime_stream_mem_new();
-	g_mime_data_wrapper_write_to_stream(w, mem);
-	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	out = g_string_sized_new(ba->len);
 	/* an empty array may have no data at all */
-	p = ba->len ? (const char *)ba->data : "";
-	end = p + ba->len;
+	if (!n)
+		p = "";
+	end = p + n;
 	for (;;) {
 		const char *z = memchr(p, '\0', end - p);
 		char *seg = lore_to_utf8(p, (z ? z : end) - p, charset);
@@ -417,8 +409,27 @@ part_text(GMimePart *part, gboolean *nul)
 		*nul = TRUE;
 		p = z + 1;
 	}
-	g_object_unref(mem);
 	return g_string_free(out, FALSE);
+}
+
+static char *
+part_text(GMimePart *part, gboolean *nul)
+{
+	GMimeDataWrapper *w = g_mime_part_get_content(part);
+	const char *charset = g_mime_object_get_content_type_parameter(
+		GMIME_OBJECT(part), "charset");
+	GMimeStream *mem;
+	GByteArray *ba;
+	char *text;
+
+	if (!w)
+		return NULL;
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(w, mem);
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	text = text_from_bytes((const char *)ba->data, ba->len, charset, nul);
+	g_object_unref(mem);
+	return text;
 }
 
 static void
@@ -503,18 +514,32 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	return p.text;
 }
 
-/* Is the whole body plain text we can take as it is? */
-static gboolean
-simple_body(const struct message *msg, char **charset)
-{
-	*charset = NULL;
-	if (msg->cte_hdr) {
-		const char *e = msg->cte_hdr;
+/*
+ * How the body is encoded, from the message's own Content-Type and
+ * Content-Transfer-Encoding: one text part taken as it is, one text part in
+ * base64 or quoted-printable, or anything else (multipart, other types),
+ * which needs GMime's parser.
+ */
+enum body_kind { BODY_PLAIN, BODY_ENCODED, BODY_MIME };
 
-		if (g_ascii_strncasecmp(e, "7bit", 4) &&
-		    g_ascii_strncasecmp(e, "8bit", 4) &&
-		    g_ascii_strncasecmp(e, "binary", 6))
-			return FALSE;
+static enum body_kind
+body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
+{
+	enum body_kind kind = BODY_PLAIN;
+	const char *e = msg->cte_hdr;
+
+	*charset = NULL;
+	if (e && g_ascii_strncasecmp(e, "7bit", 4) &&
+	    g_ascii_strncasecmp(e, "8bit", 4) &&
+	    g_ascii_strncasecmp(e, "binary", 6)) {
+		/* the exact names only: anything odder is GMime's to judge */
+		if (!g_ascii_strcasecmp(e, "base64"))
+			*enc = GMIME_CONTENT_ENCODING_BASE64;
+		else if (!g_ascii_strcasecmp(e, "quoted-printable"))
+			*enc = GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE;
+		else
+			return BODY_MIME;
+		kind = BODY_ENCODED;
 	}
 	if (msg->ctype_hdr) {
 		GMimeContentType *ct =
@@ -522,7 +547,7 @@ simple_body(const struct message *msg, char **charset)
 		gboolean ok;
 
 		if (!ct)
-			return FALSE;
+			return BODY_MIME;
 		ok = !g_ascii_strcasecmp(g_mime_content_type_get_media_type(ct),
 					 "text") &&
 		     is_text_part(ct);
@@ -530,28 +555,66 @@ simple_body(const struct message *msg, char **charset)
 			*charset = g_strdup(
 				g_mime_content_type_get_parameter(ct, "charset"));
 		g_object_unref(ct);
-		return ok;
+		return ok ? kind : BODY_MIME;
 	}
-	return TRUE;
+	return kind;
+}
+
+/*
+ * What part_text() gives for a single text part, without building GMime
+ * objects: the transfer encoding undone with GMime's decoder, then the
+ * text made UTF-8 from @charset (NUL bytes as U+FFFD, reported in *@nul).
+ */
+static char *
+decode_text(const char *s, size_t n, GMimeContentEncoding enc,
+	    const char *charset, gboolean *nul)
+{
+	GMimeEncoding state;
+	char *dec, *text;
+	size_t dn;
+
+	g_mime_encoding_init_decode(&state, enc);
+	dec = g_malloc(g_mime_encoding_outlen(&state, n) + 1);
+	dn = g_mime_encoding_flush(&state, s, n, dec);
+	text = text_from_bytes(dec, dn, charset, nul);
+	g_free(dec);
+	return text;
 }
 
 const char *
 message_body(struct message *msg)
 {
 	g_autofree char *charset = NULL;
-	GString *s;
+	const char *raw = msg->raw + msg->body_off;
+	size_t n = msg->len - msg->body_off;
+	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
+	enum body_kind kind;
 	char *text = NULL;
 
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
+	kind = body_kind(msg, &charset, &enc);
 	/* a NUL would cut the C string short: GMime's path keeps lengths */
-	if (!memchr(msg->raw + msg->body_off, '\0', msg->len - msg->body_off) &&
-	    simple_body(msg, &charset))
-		text = lore_to_utf8(msg->raw + msg->body_off,
-				    msg->len - msg->body_off, charset);
-	else
+	if (kind == BODY_PLAIN && memchr(raw, '\0', n))
+		kind = BODY_MIME;
+	switch (kind) {
+	case BODY_PLAIN:
+		/* Most bodies are UTF-8 with LF line ends already: they are
+		 * used in place (raw is NUL-terminated), not copied. */
+		if (g_utf8_validate(raw, n, NULL) && !memchr(raw, '\r', n)) {
+			msg->body = (char *)raw;
+			return msg->body;
+		}
+		text = lore_to_utf8(raw, n, charset);
+		break;
+	case BODY_ENCODED:
+		text = decode_text(raw, n, enc, charset, &msg->body_nul);
+		break;
+	case BODY_MIME:
 		text = body_via_gmime(msg, &msg->body_nul);
+		break;
+	}
 	if (!text)
 		text = g_strdup("");
 	if (!g_utf8_validate(text, -1, NULL)) {
@@ -560,9 +623,7 @@ message_body(struct message *msg)
 		g_free(text);
 		text = t;
 	}
-	s = g_string_new(text);
-	g_free(text);
-	strip_cr(s);
-	msg->body = g_string_free(s, FALSE);
+	strip_cr(text);
+	msg->body = text;
 	return msg->body;
 }
