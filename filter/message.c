@@ -22,7 +22,7 @@ chomp_len(const char *p, size_t n)
 static char *
 unfold(const char *p, size_t n)
 {
-	GString *s = g_string_sized_new(n);
+	char *out = g_malloc(n + 1), *o = out;
 	gboolean sp = FALSE;
 	size_t i;
 
@@ -33,12 +33,13 @@ unfold(const char *p, size_t n)
 			sp = TRUE;
 			continue;
 		}
-		if (sp && s->len)
-			g_string_append_c(s, ' ');
+		if (sp && o > out)
+			*o++ = ' ';
 		sp = FALSE;
-		g_string_append_c(s, c);
+		*o++ = c;
 	}
-	return g_string_free(s, FALSE);
+	*o = '\0';
+	return out;
 }
 
 /*
