@@ -335,6 +335,17 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	return TRUE;
 }
 
+/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it. */
+static gboolean
+plain_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((guchar)*s < 0x20 || (guchar)*s > 0x7e ||
+		    (s[0] == '=' && s[1] == '?'))
+			return FALSE;
+	return TRUE;
+}
+
 static void
 decode_dates(struct message *m)
 {
@@ -391,7 +402,9 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->msgid = msgid_from_header(c.mid);
 	m->in_reply_to = msgid_from_header(c.irt);
 	m->refs = msgid_list(c.refs);
-	if (m->subject) {
+	if (m->subject && plain_ascii(m->subject)) {
+		/* nothing to decode, and it is one clean line already */
+	} else if (m->subject) {
 		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
 
 		g_free(m->subject);
