@@ -594,12 +594,18 @@ too_many_parts(const struct message *msg)
 	return FALSE;
 }
 
+/*
+ * The text of a MIME body through GMime's parser. Only the MIME part is
+ * built (g_mime_parser_construct_part), not a GMimeMessage: that would also
+ * parse every address and date header, which we already have, and cost as
+ * much again to free.
+ */
 static char *
 body_via_gmime(struct message *msg, gboolean *nul)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
-	GMimeMessage *gm;
+	GMimeObject *part;
 	struct pick p = { NULL, FALSE };
 
 	if (too_many_parts(msg))
@@ -608,15 +614,14 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_object_unref(stream);
-	gm = g_mime_parser_construct_message(parser, NULL);
+	part = g_mime_parser_construct_part(parser, NULL);
 	g_object_unref(parser);
-	if (!gm)
+	if (!part)
 		return NULL;
-	if (GMIME_IS_TEXT_PART(gm->mime_part))
-		pick_part(NULL, gm->mime_part, &p);
-	else
-		g_mime_message_foreach(gm, pick_part, &p);
-	g_object_unref(gm);
+	pick_part(NULL, part, &p);
+	if (GMIME_IS_MULTIPART(part))
+		g_mime_multipart_foreach(GMIME_MULTIPART(part), pick_part, &p);
+	g_object_unref(part);
 	*nul = p.nul;
 	return p.text;
 }
