@@ -626,6 +626,96 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	return p.text;
 }
 
+/* An RFC 2045 token character (not '*', which starts RFC 2231 syntax) */
+static gboolean
+is_token(char c)
+{
+	return c > ' ' && c < 0x7f && !strchr("()<>@,;:\\\"/[]?=*", c);
+}
+
+/* Is [p, end) one of the three names, ignoring case? */
+static gboolean
+subtype_is(const char *p, const char *end, const char *a, const char *b,
+	   const char *c)
+{
+	size_t n = end - p;
+
+	return (strlen(a) == n && !g_ascii_strncasecmp(p, a, n)) ||
+	       (strlen(b) == n && !g_ascii_strncasecmp(p, b, n)) ||
+	       (strlen(c) == n && !g_ascii_strncasecmp(p, c, n));
+}
+
+/* Skip a token at @p; NULL when there is none. */
+static const char *
+skip_token(const char *p)
+{
+	const char *q = p;
+
+	while (is_token(*q))
+		q++;
+	return q > p ? q : NULL;
+}
+
+/*
+ * The common Content-Type forms, "type/subtype" and simple parameters
+ * ("; name=token" or "; name=\"plain text\""), read without GMime's
+ * parser: *@text is TRUE for the text parts we take (text/plain,
+ * text/x-patch, text/x-diff) and *@charset (g_free) is the charset
+ * parameter, if any. FALSE, with nothing set, for anything else (comments,
+ * RFC 2231 or RFC 2047 parameters, escapes, a repeated charset), which
+ * GMime then reads.
+ */
+static gboolean
+simple_ctype(const char *v, gboolean *text, char **charset)
+{
+	const char *slash, *end, *p, *name, *eq, *val;
+	char *cs = NULL;
+	size_t vl;
+
+	if (!(slash = skip_token(v)) || *slash != '/' ||
+	    !(end = skip_token(slash + 1)))
+		return FALSE;
+	for (p = end; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (*p++ != ';')
+			goto odd;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		name = p;
+		if (!(eq = skip_token(name)) || *eq != '=')
+			goto odd;
+		p = val = eq + 1;
+		if (*p == '"') {
+			for (val = ++p; *p != '"'; p++)
+				if (!*p || *p == '\\' || *p < ' ' || *p >= 0x7f ||
+				    (p[0] == '=' && p[1] == '?'))
+					goto odd;
+			vl = p++ - val;
+		} else {
+			if (!(p = skip_token(val)))
+				goto odd;
+			vl = p - val;
+		}
+		if (eq - name == 7 && !g_ascii_strncasecmp(name, "charset", 7)) {
+			if (cs)
+				goto odd;
+			cs = g_strndup(val, vl);
+		}
+	}
+	*text = slash - v == 4 && !g_ascii_strncasecmp(v, "text", 4) &&
+		subtype_is(slash + 1, end, "plain", "x-patch", "x-diff");
+	*charset = cs;
+	return TRUE;
+odd:
+	g_free(cs);
+	return FALSE;
+}
+
 /*
  * How the body is encoded, from the message's own Content-Type and
  * Content-Transfer-Encoding: one text part taken as it is, one text part in
@@ -639,6 +729,7 @@ body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
 {
 	enum body_kind kind = BODY_PLAIN;
 	const char *e = msg->cte_hdr;
+	gboolean text;
 
 	*charset = NULL;
 	if (e && g_ascii_strncasecmp(e, "7bit", 4) &&
@@ -653,6 +744,8 @@ body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
 			return BODY_MIME;
 		kind = BODY_ENCODED;
 	}
+	if (msg->ctype_hdr && simple_ctype(msg->ctype_hdr, &text, charset))
+		return text ? kind : BODY_MIME;
 	if (msg->ctype_hdr) {
 		GMimeContentType *ct =
 			g_mime_content_type_parse(NULL, msg->ctype_hdr);
