@@ -182,6 +182,9 @@ trailer_eq(const struct trailer *a, const struct trailer *b)
 
 	if (strcmp(a->lname, b->lname))
 		return FALSE;
+	/* nearly all values are ASCII: no lower-cased copies needed */
+	if (g_str_is_ascii(a->value) && g_str_is_ascii(b->value))
+		return !g_ascii_strcasecmp(a->value, b->value);
 	va = g_utf8_strdown(a->value, -1);
 	vb = g_utf8_strdown(b->value, -1);
 	return !strcmp(va, vb);
