@@ -284,19 +284,20 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	struct collect *c = data;
 	struct message *m = c->msg;
 	char **slot = NULL;
+	gboolean ids = FALSE;
 
 	switch (g_ascii_tolower(name[0])) {
 	case 'm':
 		if (IS("message-id"))
-			slot = &c->mid;
+			slot = &c->mid, ids = TRUE;
 		break;
 	case 'i':
 		if (IS("in-reply-to"))
-			slot = &c->irt;
+			slot = &c->irt, ids = TRUE;
 		break;
 	case 'r':
 		if (IS("references"))
-			slot = &c->refs;
+			slot = &c->refs, ids = TRUE;
 		break;
 	case 's':
 		if (IS("subject"))
@@ -330,6 +331,10 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
 	    slot == &m->to_hdr || slot == &m->cc_hdr)
 		*slot = lore_one_line(val, vlen);
+	else if (ids)
+		/* msgid.h reads ids between <> and strips white space around
+		 * them itself, so folding needs no undoing for these */
+		*slot = g_strndup(val, vlen);
 	else
 		*slot = unfold(val, vlen);
 	return TRUE;
