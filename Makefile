@@ -43,7 +43,8 @@ endif
 ifdef NO_NOTMUCH
 ALL_CFLAGS += -DLORE_NO_NOTMUCH
 else
-LIBS += -lnotmuch
+# not linked: filter/nmlib.c loads it with GModule when -N needs it
+PKGS += gmodule-2.0
 endif
 
 ifdef DEVELOPER
@@ -64,6 +65,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/nm.o filter/sources.o filter/passthrough.o \
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
+LIB_OBJS += filter/nmlib.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el
