@@ -86,7 +86,8 @@ body_has_diff(const char *text)
 
 		if (prev_minus && ll >= 3 && !memcmp(line, "+++", 3))
 			return TRUE;
-		if ((c == 'g' && lore_has_prefix_ci(line, ll, "GIT binary patch")) ||
+		if ((c == 'g' &&
+		     lore_has_prefix_ci(line, ll, "GIT binary patch")) ||
 		    (c == 'd' && diff_git_line(line, ll)))
 			return TRUE;
 		prev_minus = ll >= 3 && !memcmp(line, "---", 3);

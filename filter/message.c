@@ -148,7 +148,8 @@ plain_addr(const char *p, size_t n)
 {
 	const char *at = memchr(p, '@', n), *end = p + n, *q;
 
-	if (!at || at == p || at == end - 1 || memchr(at + 1, '@', end - at - 1))
+	if (!at || at == p || at == end - 1 ||
+	    memchr(at + 1, '@', end - at - 1))
 		return FALSE;
 	for (q = p; q < end; q++) {
 		gboolean label_start = q == p || q == at + 1 || q[-1] == '.';
@@ -383,7 +384,7 @@ simple_date(const char *s, gint64 *t, int *tz)
 	if (g_ascii_isalpha(*p)) {
 		if (!p[1] || !p[2])
 			return FALSE;
-		m = strstr(days, (char[]){ p[0], p[1], p[2], 0 });
+		m = strstr(days, (char[]){p[0], p[1], p[2], 0});
 		if (!m || (m - days) % 3 || strncmp(p + 3, ", ", 2))
 			return FALSE;
 		p += 5;
@@ -394,7 +395,7 @@ simple_date(const char *s, gint64 *t, int *tz)
 		d = d * 10 + (*p++ - '0');
 	if (*p++ != ' ' || !*p || !p[1] || !p[2] || p[3] != ' ')
 		return FALSE;
-	m = strstr(months, (char[]){ p[0], p[1], p[2], 0 });
+	m = strstr(months, (char[]){p[0], p[1], p[2], 0});
 	if (!m || (m - months) % 3)
 		return FALSE;
 	mon = (m - months) / 3 + 1;
@@ -599,7 +600,7 @@ part_text(GMimePart *part, gboolean *nul)
 {
 	GMimeDataWrapper *w = g_mime_part_get_content(part);
 	const char *charset = g_mime_object_get_content_type_parameter(
-		GMIME_OBJECT(part), "charset");
+	    GMIME_OBJECT(part), "charset");
 	GMimeStream *mem;
 	GByteArray *ba;
 	char *text;
@@ -767,8 +768,8 @@ simple_ctype(const char *v, gboolean *text, char **charset)
 		p = val = eq + 1;
 		if (*p == '"') {
 			for (val = ++p; *p != '"'; p++)
-				if (!*p || *p == '\\' || *p < ' ' || *p >= 0x7f ||
-				    (p[0] == '=' && p[1] == '?'))
+				if (!*p || *p == '\\' || *p < ' ' ||
+				    *p >= 0x7f || (p[0] == '=' && p[1] == '?'))
 					goto odd;
 			vl = p++ - val;
 		} else {
@@ -776,7 +777,8 @@ simple_ctype(const char *v, gboolean *text, char **charset)
 				goto odd;
 			vl = p - val;
 		}
-		if (eq - name == 7 && !g_ascii_strncasecmp(name, "charset", 7)) {
+		if (eq - name == 7 &&
+		    !g_ascii_strncasecmp(name, "charset", 7)) {
 			if (cs)
 				goto odd;
 			cs = g_strndup(val, vl);

@@ -17,7 +17,7 @@ gboolean
 nmlib_load(GError **err)
 {
 	static const char name[] =
-		"libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION);
+	    "libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION);
 	static GModule *mod;
 	static char *failed; /* why the first attempt failed */
 
@@ -25,12 +25,12 @@ nmlib_load(GError **err)
 		return TRUE;
 	if (!failed) {
 		GModule *m = g_module_open(name, G_MODULE_BIND_LAZY |
-							 G_MODULE_BIND_LOCAL);
+						     G_MODULE_BIND_LOCAL);
 
 		if (!m)
 			failed = g_strdup(g_module_error());
 #define NMLIB_RESOLVE(f)                                                       \
-	if (m && !failed && !g_module_symbol(m, #f, (gpointer *)&nmlib.f))    \
+	if (m && !failed && !g_module_symbol(m, #f, (gpointer *)&nmlib.f))     \
 		failed = g_strdup_printf("%s has no %s", name, #f);
 		NMLIB_FUNCTIONS(NMLIB_RESOLVE)
 #undef NMLIB_RESOLVE

@@ -16,7 +16,7 @@
 #include <notmuch.h>
 
 /* Every libnotmuch function nm.c calls. */
-#define NMLIB_FUNCTIONS(X)                                                    \
+#define NMLIB_FUNCTIONS(X)                                                     \
 	X(notmuch_database_open_with_config)                                   \
 	X(notmuch_database_destroy)                                            \
 	X(notmuch_database_get_path)                                           \
@@ -55,25 +55,33 @@ gboolean nmlib_load(GError **err);
 
 #ifndef NMLIB_NO_REDIRECT
 #define NMLIB_REDIRECT(f) (*nmlib.f)
-#define notmuch_database_open_with_config NMLIB_REDIRECT(notmuch_database_open_with_config)
+#define notmuch_database_open_with_config                                      \
+	NMLIB_REDIRECT(notmuch_database_open_with_config)
 #define notmuch_database_destroy NMLIB_REDIRECT(notmuch_database_destroy)
 #define notmuch_database_get_path NMLIB_REDIRECT(notmuch_database_get_path)
-#define notmuch_database_status_string NMLIB_REDIRECT(notmuch_database_status_string)
-#define notmuch_database_find_message NMLIB_REDIRECT(notmuch_database_find_message)
+#define notmuch_database_status_string                                         \
+	NMLIB_REDIRECT(notmuch_database_status_string)
+#define notmuch_database_find_message                                          \
+	NMLIB_REDIRECT(notmuch_database_find_message)
 #define notmuch_status_to_string NMLIB_REDIRECT(notmuch_status_to_string)
 #define notmuch_query_create NMLIB_REDIRECT(notmuch_query_create)
 #define notmuch_query_set_sort NMLIB_REDIRECT(notmuch_query_set_sort)
-#define notmuch_query_search_messages NMLIB_REDIRECT(notmuch_query_search_messages)
+#define notmuch_query_search_messages                                          \
+	NMLIB_REDIRECT(notmuch_query_search_messages)
 #define notmuch_query_destroy NMLIB_REDIRECT(notmuch_query_destroy)
 #define notmuch_messages_valid NMLIB_REDIRECT(notmuch_messages_valid)
 #define notmuch_messages_get NMLIB_REDIRECT(notmuch_messages_get)
-#define notmuch_messages_move_to_next NMLIB_REDIRECT(notmuch_messages_move_to_next)
-#define notmuch_message_get_thread_id NMLIB_REDIRECT(notmuch_message_get_thread_id)
-#define notmuch_message_get_filenames NMLIB_REDIRECT(notmuch_message_get_filenames)
+#define notmuch_messages_move_to_next                                          \
+	NMLIB_REDIRECT(notmuch_messages_move_to_next)
+#define notmuch_message_get_thread_id                                          \
+	NMLIB_REDIRECT(notmuch_message_get_thread_id)
+#define notmuch_message_get_filenames                                          \
+	NMLIB_REDIRECT(notmuch_message_get_filenames)
 #define notmuch_message_destroy NMLIB_REDIRECT(notmuch_message_destroy)
 #define notmuch_filenames_valid NMLIB_REDIRECT(notmuch_filenames_valid)
 #define notmuch_filenames_get NMLIB_REDIRECT(notmuch_filenames_get)
-#define notmuch_filenames_move_to_next NMLIB_REDIRECT(notmuch_filenames_move_to_next)
+#define notmuch_filenames_move_to_next                                         \
+	NMLIB_REDIRECT(notmuch_filenames_move_to_next)
 #define notmuch_filenames_destroy NMLIB_REDIRECT(notmuch_filenames_destroy)
 #endif
 

@@ -54,24 +54,27 @@ make_mbox(size_t pad, const char *eol, gboolean final_newline)
 	size_t boundary;
 	int i = 0, k;
 
-	g_string_append_printf(s, "From a@example.org Mon Jan  1 12:00:00 2024%s"
-				  "Message-ID: <m0@x>%sSubject: m0%s%s",
+	g_string_append_printf(s,
+			       "From a@example.org Mon Jan  1 12:00:00 2024%s"
+			       "Message-ID: <m0@x>%sSubject: m0%s%s",
 			       eol, eol, eol, eol);
 	/* two boundaries, so that the second read starts mid-message too */
 	for (boundary = 65536; boundary <= 2 * 65536; boundary += 65536) {
 		while (s->len < boundary - pad)
-			g_string_append_printf(s, "filler filler filler%s", eol);
+			g_string_append_printf(s, "filler filler filler%s",
+					       eol);
 		g_string_truncate(s, boundary - pad);
 		g_string_append(s, eol);
 		for (k = 0; k < 2; k++, i++)
 			g_string_append_printf(
-				s,
-				"text%sFrom b@example.org Mon Jan  1 12:00:0%d 2024%s"
-				"Message-ID: <m%d@x>%s%s>From escaped%s%s"
-				"From c@example.org Mon Jan  1 12:01:0%d 2024%s"
-				"Message-ID: <n%d@x>%s%sbody%s",
-				eol, i % 10, eol, i, eol, eol, eol, eol, i % 10,
-				eol, i, eol, eol, eol);
+			    s,
+			    "text%sFrom b@example.org Mon Jan  1 12:00:0%d "
+			    "2024%s"
+			    "Message-ID: <m%d@x>%s%s>From escaped%s%s"
+			    "From c@example.org Mon Jan  1 12:01:0%d 2024%s"
+			    "Message-ID: <n%d@x>%s%sbody%s",
+			    eol, i % 10, eol, i, eol, eol, eol, eol, i % 10,
+			    eol, i, eol, eol, eol);
 	}
 	if (!final_newline)
 		g_string_truncate(s, s->len - strlen(eol));
@@ -84,7 +87,7 @@ static void
 check(const GString *mbox, const char *dir, gboolean gz)
 {
 	g_autofree char *path =
-		g_build_filename(dir, gz ? "t.mbox.gz" : "t.mbox", NULL);
+	    g_build_filename(dir, gz ? "t.mbox.gz" : "t.mbox", NULL);
 	GPtrArray *want = split_buffer(mbox);
 	GPtrArray *got = g_ptr_array_new_with_free_func(g_free);
 	GError *err = NULL;
@@ -115,10 +118,10 @@ main(void)
 		const char *what, *eol;
 		gboolean final_newline;
 	} cases[] = {
-		{ "LF", "\n", TRUE },
-		{ "CRLF", "\r\n", TRUE },
-		{ "LF, no final newline", "\n", FALSE },
-		{ "CRLF, no final newline", "\r\n", FALSE },
+	    {"LF", "\n", TRUE},
+	    {"CRLF", "\r\n", TRUE},
+	    {"LF, no final newline", "\n", FALSE},
+	    {"CRLF, no final newline", "\r\n", FALSE},
 	};
 	GPtrArray *got = g_ptr_array_new_with_free_func(g_free);
 	GError *err = NULL;
@@ -141,7 +144,7 @@ main(void)
 			   cases[i].what);
 	}
 	tap_ok(!mbox_read_path("/nonexistent/t.mbox", collect, got, &err) &&
-		       err && strstr(err->message, "cannot read"),
+		   err && strstr(err->message, "cannot read"),
 	       "a missing file is an error");
 	g_clear_error(&err);
 	g_ptr_array_free(got, TRUE);

@@ -15,8 +15,9 @@
 static void
 add(GString *mbox, int rev, int i, int n, const char *parent)
 {
-	g_string_append_printf(mbox, "From dev@example.org Mon Jan  1 10:00:00 2024\n"
-				     "From: Dev <dev@example.org>\n");
+	g_string_append_printf(mbox,
+			       "From dev@example.org Mon Jan  1 10:00:00 2024\n"
+			       "From: Dev <dev@example.org>\n");
 	if (rev > 1)
 		g_string_append_printf(mbox, "Subject: [PATCH v%d %d/%d] p%d\n",
 				       rev, i, n, i);
@@ -25,31 +26,35 @@ add(GString *mbox, int rev, int i, int n, const char *parent)
 				       n, i);
 	g_string_append_printf(mbox, "Message-ID: <v%d.%d@x>\n", rev, i);
 	if (parent)
-		g_string_append_printf(mbox, "In-Reply-To: <%s>\nReferences: <%s>\n",
+		g_string_append_printf(mbox,
+				       "In-Reply-To: <%s>\nReferences: <%s>\n",
 				       parent, parent);
-	g_string_append_printf(mbox, "Date: Mon, 1 Jan 2024 10:%02d:%02d +0000\n\n",
-			       rev, i);
+	g_string_append_printf(
+	    mbox, "Date: Mon, 1 Jan 2024 10:%02d:%02d +0000\n\n", rev, i);
 	if (i == 0)
 		g_string_append(mbox, "Cover.\n\n f | 2 +-\n 1 file changed, 1 "
 				      "insertion(+), 1 deletion(-)\n\n");
 	else
-		g_string_append_printf(mbox, "Change %d.\n\nSigned-off-by: Dev "
-					     "<dev@example.org>\n---\ndiff --git "
-					     "a/f%d b/f%d\n--- a/f%d\n+++ b/f%d\n"
-					     "@@ -1 +1 @@\n-a\n+b%d\n\n",
+		g_string_append_printf(mbox,
+				       "Change %d.\n\nSigned-off-by: Dev "
+				       "<dev@example.org>\n---\ndiff --git "
+				       "a/f%d b/f%d\n--- a/f%d\n+++ b/f%d\n"
+				       "@@ -1 +1 @@\n-a\n+b%d\n\n",
 				       i, i, i, i, i, rev);
 }
 
 static void
 reply(GString *mbox, const char *id, const char *parent, gboolean re)
 {
-	g_string_append_printf(mbox, "From r@example.org Mon Jan  1 11:00:00 2024\n"
-				     "From: Rev <r@example.org>\n"
-				     "Subject: %s[PATCH 1/3] p1\nMessage-ID: <%s>\n"
-				     "In-Reply-To: <%s>\nReferences: <%s>\n"
-				     "Date: Mon, 1 Jan 2024 11:00:00 +0000\n\n"
-				     "> quote\n\nReviewed-by: Rev <r@example.org>\n\n",
-			       re ? "Re: " : "", id, parent, parent);
+	g_string_append_printf(
+	    mbox,
+	    "From r@example.org Mon Jan  1 11:00:00 2024\n"
+	    "From: Rev <r@example.org>\n"
+	    "Subject: %s[PATCH 1/3] p1\nMessage-ID: <%s>\n"
+	    "In-Reply-To: <%s>\nReferences: <%s>\n"
+	    "Date: Mon, 1 Jan 2024 11:00:00 +0000\n\n"
+	    "> quote\n\nReviewed-by: Rev <r@example.org>\n\n",
+	    re ? "Re: " : "", id, parent, parent);
 }
 
 static void

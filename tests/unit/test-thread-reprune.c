@@ -13,10 +13,10 @@ static void
 add(struct thread *t, const char *id, const char *parent)
 {
 	g_autofree char *raw = g_strdup_printf(
-		"From: A <a@example.org>\nSubject: s\nMessage-ID: <%s>\n"
-		"%s%s%s\nbody\n",
-		id, parent ? "In-Reply-To: <" : "", parent ? parent : "",
-		parent ? ">\n" : "");
+	    "From: A <a@example.org>\nSubject: s\nMessage-ID: <%s>\n"
+	    "%s%s%s\nbody\n",
+	    id, parent ? "In-Reply-To: <" : "", parent ? parent : "",
+	    parent ? ">\n" : "");
 
 	thread_add_raw(t, raw, strlen(raw), "test");
 }
