@@ -10,8 +10,10 @@
  * names (the API is <curl/curl.h>), so fetch.c and curl's compile-time type
  * checks stay as they are: each loads the library once and calls the real
  * function. When libcurl cannot be loaded, curl_easy_init() returns NULL and
- * fetch.c reports that libcurl failed to start.
+ * fetch.c reports curllib_error().
  */
+#include "curllib.h"
+
 #include <curl/curl.h>
 #include <gmodule.h>
 #include <stdarg.h>
@@ -29,6 +31,14 @@ static struct {
 	const char *(*easy_strerror)(CURLcode);
 } lib;
 
+static char *failed; /* why loading failed: kept until the process ends */
+
+const char *
+curllib_error(void)
+{
+	return failed;
+}
+
 static gboolean
 load(void)
 {
@@ -40,8 +50,11 @@ load(void)
 	state = -1;
 	m = g_module_open(CURLLIB_NAME,
 			  G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
-	if (!m)
+	if (!m) {
+		failed = g_strdup_printf("cannot load %s: %s", CURLLIB_NAME,
+					 g_module_error());
 		return FALSE;
+	}
 	if (g_module_symbol(m, "curl_global_init",
 			    (gpointer *)&lib.global_init) &&
 	    g_module_symbol(m, "curl_easy_init", (gpointer *)&lib.easy_init) &&
@@ -58,6 +71,9 @@ load(void)
 		state = 1;
 		return TRUE;
 	}
+	failed = g_strdup_printf("cannot load %s: it lacks a function "
+				 "lore-am needs",
+				 CURLLIB_NAME);
 	g_module_close(m);
 	return FALSE;
 }

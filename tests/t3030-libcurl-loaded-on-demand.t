@@ -8,7 +8,7 @@
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 command -v ldd >/dev/null || skip_all "ldd not installed"
-plan 6
+plan 9
 
 # the dynamic loader lists every object it maps with LD_DEBUG=files
 maps_curl() { grep -q 'file=libcurl[^ ]*\.so' "$1"; }
@@ -34,5 +34,24 @@ LD_DEBUG=files "$LORE_AM" -q -C "$cover" </dev/null \
 is "$?" 0 "the series from the archive"
 check "fetching loads libcurl" maps_curl "$TRASH/ld.net"
 same_file "$TRASH/net.mbx" "$TRASH/local.mbx" "the same series either way"
+
+# a libcurl that cannot be loaded: one clear line and status 75 for a
+# fetch; the mbox runs do not notice
+without_lib libcurl.so.4 "$LORE_AM" -q -C "$cover" </dev/null \
+	>"$TRASH/none.mbx" 2>"$TRASH/none.err"
+rc=$?
+if [ "$rc" = 125 ]; then
+	skip "no private mount namespace here to hide libcurl"
+	skip "no private mount namespace here to hide libcurl"
+	skip "no private mount namespace here to hide libcurl"
+else
+	is "$rc" 75 "a fetch without a loadable libcurl: status 75"
+	check "... one line that says the library cannot be loaded" eval \
+		'[ "$(wc -l <"$TRASH/none.err")" = 1 ] &&
+		grep -q "^lore-am: cannot fetch .*: cannot load libcurl\.so\.4: " "$TRASH/none.err"'
+	without_lib libcurl.so.4 "$LORE_AM" -q -m "$TRASH/t.mbox" "$cover" \
+		</dev/null >"$TRASH/none-m.mbx" 2>&1
+	is "$?" 0 "... and an mbox run still works"
+fi
 
 done_testing
