@@ -23,13 +23,14 @@ BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/lore-am
 CC       ?= cc
-PKGS      = gmime-3.0 libcurl zlib
+PKGS      = gmime-3.0 libcurl zlib gmodule-2.0
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
 	     $(shell pkg-config --cflags $(PKGS))
 ALL_LDFLAGS = $(LDFLAGS)
-LIBS      = $(shell pkg-config --libs $(PKGS))
+# libcurl is not linked: filter/curllib.c loads it when a fetch needs it
+LIBS      = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
 
 # libnotmuch ships no .pc file: look for its header, link -lnotmuch.
 ifndef NO_NOTMUCH
@@ -40,10 +41,9 @@ $(warning notmuch.h not found: building without notmuch (install libnotmuch-dev,
 NO_NOTMUCH = 1
 endif
 endif
+# libnotmuch is not linked either: filter/nmlib.c loads it when -N needs it
 ifdef NO_NOTMUCH
 ALL_CFLAGS += -DLORE_NO_NOTMUCH
-else
-LIBS += -lnotmuch
 endif
 
 ifdef DEVELOPER
@@ -64,6 +64,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/nm.o filter/sources.o filter/passthrough.o \
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
+LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el

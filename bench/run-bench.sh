@@ -209,7 +209,7 @@ if [ -n "${lw[large]:-}" ]; then
 	floor() { fmt_ms "$(awk -F, -v n="$1" '$1 == n { print $4 }' "$work/floor.csv")"; }
 	echo "Floors on this machine (hyperfine medians): \`lore-am --version\`" \
 		"(starting the process and loading its libraries) $(floor start) ms;" \
-		"the \`git config\` call lore-am makes on every run $(floor config) ms;" \
+		"a \`git config\` call (lore-am makes one only when it cannot read git's files itself) $(floor config) ms;" \
 		"\`cat\` of the large mbox $(floor read) ms."
 	echo
 fi

@@ -81,10 +81,14 @@ body_has_diff(const char *text)
 	gboolean prev_minus = FALSE;
 
 	while (lore_next_line(text, len, &pos, &line, &ll)) {
+		/* both prefixes below start with a 'g' or a 'd' */
+		char c = ll ? g_ascii_tolower(line[0]) : '\0';
+
 		if (prev_minus && ll >= 3 && !memcmp(line, "+++", 3))
 			return TRUE;
-		if (lore_has_prefix_ci(line, ll, "GIT binary patch") ||
-		    diff_git_line(line, ll))
+		if ((c == 'g' &&
+		     lore_has_prefix_ci(line, ll, "GIT binary patch")) ||
+		    (c == 'd' && diff_git_line(line, ll)))
 			return TRUE;
 		prev_minus = ll >= 3 && !memcmp(line, "---", 3);
 	}

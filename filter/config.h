@@ -1,7 +1,8 @@
 /*
  * config.h - settings users keep in git config: section "lore-am", falling
  * back to the matching "b4.*" key so b4 users keep their setup, and the
- * user.name/user.email identity. Read once, with one `git config` call.
+ * user.name/user.email identity. Read once: from git's files directly when
+ * they are in the plain form (gitconfig.h), else with one `git config` call.
  *
  * Ownership: struct config owns its table; values returned are borrowed.
  */
@@ -16,6 +17,9 @@ struct config {
 
 /* Never fails: without git or a config the table is just empty. */
 struct config *config_load(void);
+
+/* The same table, always from a `git config` call (tests compare both). */
+struct config *config_load_git(void);
 void config_free(struct config *c);
 
 /* "lore-am.KEY", else "b4.B4KEY" (when @b4key is not NULL), else NULL. */

@@ -7,6 +7,7 @@
  * inflated mbox is never held at once.
  */
 #include "fetch.h"
+#include "curllib.h"
 #include "mbox.h"
 #include "util.h"
 
@@ -305,6 +306,17 @@ on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 	return 0;
 }
 
+/* No easy handle: libcurl could not be loaded, or could not start. */
+static int
+no_curl(const char *url, GError **err)
+{
+	const char *why = curllib_error();
+
+	g_set_error(err, LORE_ERROR, LORE_ETEMP, "cannot fetch %s: %s", url,
+		    why ? why : "libcurl failed to start");
+	return LORE_ETEMP;
+}
+
 static CURL *
 easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 {
@@ -463,9 +475,7 @@ fetch_mbox(const struct lore_opts *o, const char *url, gboolean post,
 	if (!x.curl) {
 		xfer_clear(&x);
 		*retry = FALSE;
-		g_set_error(err, LORE_ERROR, LORE_ETEMP,
-			    "cannot fetch %s: libcurl failed to start", url);
-		return LORE_ETEMP;
+		return no_curl(url, err);
 	}
 	curl_easy_setopt(x.curl, CURLOPT_FOLLOWLOCATION, 1L);
 	if (post)
@@ -507,9 +517,7 @@ fetch_head(const struct lore_opts *o, const char *url, long *status,
 	*retry = FALSE;
 	c = easy_new(o, url, errbuf);
 	if (!c) {
-		g_set_error(err, LORE_ERROR, LORE_ETEMP,
-			    "cannot fetch %s: libcurl failed to start", url);
-		return LORE_ETEMP;
+		return no_curl(url, err);
 	}
 	curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
 	rc = curl_easy_perform(c);

@@ -102,63 +102,162 @@ header_follows(const char *buf, size_t len, size_t pos)
 	return FALSE;
 }
 
+/*
+ * The splitter between two calls of split_lines(): offsets into the
+ * caller's buffer, which always starts at or before the current message.
+ */
+struct split {
+	size_t pos;   /* the next line to read */
+	size_t start; /* where the current message starts */
+	gboolean prev_blank, have;
+	gboolean framed; /* a From_ line was seen */
+	gboolean more;	 /* a From_ line follows the input (a piece) */
+	mbox_cb cb;
+	void *data;
+};
+
+/*
+ * Read the lines of [buf, buf+len) from st->pos on, handing over each
+ * message that a From_ line ends. Without @final, an unfinished last line
+ * waits for more input; with it, the last message is handed over too.
+ */
 static void
-split(const char *buf, size_t len, mbox_cb cb, void *data, gboolean more)
+split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 {
-	size_t pos = 0, start = 0;
-	const char *line;
-	size_t ll;
-	gboolean prev_blank = TRUE, have = FALSE, framed = FALSE;
+	while (st->pos < len) {
+		const char *line = buf + st->pos;
+		const char *nl = memchr(line, '\n', len - st->pos);
+		size_t off = st->pos, ll, cl;
 
-	while (lore_next_line(buf, len, &pos, &line, &ll)) {
-		size_t off = line - buf;
-		size_t cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
-
+		if (!nl && !final)
+			break;
+		ll = nl ? (size_t)(nl - line) : len - off;
+		st->pos = nl ? (size_t)(nl - buf + 1) : len;
+		cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
+		if (cl >= 5 && !memcmp(line, "From ", 5) &&
+		    !mbox_is_from_line(line, cl) && st->prev_blank && !final &&
+		    !memchr(buf + st->pos, '\n', len - st->pos)) {
+			/* header_follows() needs the whole next line */
+			st->pos = off;
+			break;
+		}
 		if (cl >= 5 && !memcmp(line, "From ", 5) &&
 		    (mbox_is_from_line(line, cl) ||
-		     (prev_blank && header_follows(buf, len, pos)))) {
+		     (st->prev_blank && header_follows(buf, len, st->pos)))) {
 			/* the blank line before a From_ line separates */
-			size_t end = off;
+			size_t end = off, start = st->start;
 
-			if (prev_blank && end > start + 1 && buf[end - 1] == '\n')
-				end -= (end >= start + 2 && buf[end - 2] == '\r') ? 2 : 1;
-			if (have && end > start)
-				emit(buf + start, end - start, cb, data);
-			start = off;
-			have = TRUE;
-			framed = TRUE;
-		} else if (!have) {
+			if (st->prev_blank && end > start + 1 &&
+			    buf[end - 1] == '\n')
+				end -=
+				    (end >= start + 2 && buf[end - 2] == '\r')
+					? 2
+					: 1;
+			if (st->have && end > start)
+				emit(buf + start, end - start, st->cb,
+				     st->data);
+			st->start = off;
+			st->have = TRUE;
+			st->framed = TRUE;
+		} else if (!st->have) {
 			/* a single message without a From_ line */
-			have = TRUE;
-			start = off;
+			st->have = TRUE;
+			st->start = off;
 		}
-		prev_blank = (cl == 0);
+		st->prev_blank = (cl == 0);
 	}
+	if (!final)
+		return;
 	/*
 	 * The last message of an mbox ends with the same blank line as the
 	 * others (mutt and mboxrd writers add one after every message):
 	 * drop it too, or each read-and-write round trip would grow the last
 	 * message by a line. A bare message (no From_ line) keeps its bytes,
-	 * unless a From_ line follows the piece (@more): then it ends as any
+	 * unless a From_ line follows the piece (more): then it ends as any
 	 * entry before a separator does.
 	 */
-	if (have && (framed || more) && prev_blank && len > start + 1 &&
-	    buf[len - 1] == '\n')
-		len -= (len >= start + 2 && buf[len - 2] == '\r') ? 2 : 1;
-	if (have && len > start)
-		emit(buf + start, len - start, cb, data);
+	if (st->have && (st->framed || st->more) && st->prev_blank &&
+	    len > st->start + 1 && buf[len - 1] == '\n')
+		len -= (len >= st->start + 2 && buf[len - 2] == '\r') ? 2 : 1;
+	if (st->have && len > st->start)
+		emit(buf + st->start, len - st->start, st->cb, st->data);
 }
 
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
-	split(buf, len, cb, data, FALSE);
+	struct split st = {0, 0, TRUE, FALSE, FALSE, FALSE, cb, data};
+
+	split_lines(&st, buf, len, TRUE);
 }
 
 void
 mbox_split_piece(const char *buf, size_t len, mbox_cb cb, void *data)
 {
-	split(buf, len, cb, data, TRUE);
+	struct split st = {0, 0, TRUE, FALSE, FALSE, TRUE, cb, data};
+
+	split_lines(&st, buf, len, TRUE);
+}
+
+/* Read up to @n bytes into @buf: the count, 0 at the end, -1 on error. */
+typedef gssize (*read_fn)(void *handle, char *buf, size_t n);
+
+static gssize
+read_file(void *handle, char *buf, size_t n)
+{
+	size_t got = fread(buf, 1, n, handle);
+
+	return got || !ferror(handle) ? (gssize)got : -1;
+}
+
+static gssize
+read_gz(void *handle, char *buf, size_t n)
+{
+	return gzread(handle, buf, n);
+}
+
+#define SPLIT_CHUNK 65536
+
+/*
+ * Split an mbox as it is read, chunk by chunk: only the message being read
+ * is held in memory, never the whole file (a large archive would otherwise
+ * be in memory twice, once read and once in its messages).
+ */
+static gboolean
+split_stream(read_fn rd, void *handle, mbox_cb cb, void *data)
+{
+	GString *buf = g_string_sized_new(2 * SPLIT_CHUNK);
+	struct split st = {0, 0, TRUE, FALSE, FALSE, FALSE, cb, data};
+	gssize n;
+
+	for (;;) {
+		size_t old = buf->len;
+
+		g_string_set_size(buf, old + SPLIT_CHUNK);
+		n = rd(handle, buf->str + old, SPLIT_CHUNK);
+		g_string_truncate(buf, old + MAX(n, 0));
+		if (n <= 0)
+			break;
+		split_lines(&st, buf->str, buf->len, FALSE);
+		/* what was handed over is no longer needed */
+		if (st.have && st.start) {
+			g_string_erase(buf, 0, st.start);
+			st.pos -= st.start;
+			st.start = 0;
+		}
+	}
+	if (n == 0)
+		split_lines(&st, buf->str, buf->len, TRUE);
+	g_string_free(buf, TRUE);
+	return n == 0;
+}
+
+static gboolean
+read_error(const char *path, GError **err)
+{
+	g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s", path,
+		    g_strerror(errno));
+	return FALSE;
 }
 
 static GBytes *
@@ -315,18 +414,30 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 gboolean
 mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 {
-	GBytes *b;
-	gsize sz;
-	const char *p;
+	gboolean ok;
+	FILE *f;
 
-	if (strcmp(path, "-") && g_file_test(path, G_FILE_TEST_IS_DIR))
+	if (!strcmp(path, "-"))
+		return split_stream(read_file, stdin, cb, data) ||
+		       read_error("stdin", err);
+	if (g_file_test(path, G_FILE_TEST_IS_DIR))
 		return read_maildir(path, cb, data, err);
-	b = mbox_slurp(path, 0, err);
-	if (!b)
-		return FALSE;
-	p = g_bytes_get_data(b, &sz);
-	if (sz)
-		mbox_split(p, sz, cb, data);
-	g_bytes_unref(b);
-	return TRUE;
+	if (g_str_has_suffix(path, ".gz")) {
+		gzFile gz = gzopen(path, "rb");
+
+		if (!gz)
+			return read_error(path, err);
+		ok = split_stream(read_gz, gz, cb, data);
+		gzclose(gz);
+		if (!ok)
+			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+				    "cannot decompress '%s'", path);
+		return ok;
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		return read_error(path, err);
+	ok = split_stream(read_file, f, cb, data) || read_error(path, err);
+	fclose(f);
+	return ok;
 }

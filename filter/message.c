@@ -22,7 +22,7 @@ chomp_len(const char *p, size_t n)
 static char *
 unfold(const char *p, size_t n)
 {
-	GString *s = g_string_sized_new(n);
+	char *out = g_malloc(n + 1), *o = out;
 	gboolean sp = FALSE;
 	size_t i;
 
@@ -33,12 +33,13 @@ unfold(const char *p, size_t n)
 			sp = TRUE;
 			continue;
 		}
-		if (sp && s->len)
-			g_string_append_c(s, ' ');
+		if (sp && o > out)
+			*o++ = ' ';
 		sp = FALSE;
-		g_string_append_c(s, c);
+		*o++ = c;
 	}
-	return g_string_free(s, FALSE);
+	*o = '\0';
+	return out;
 }
 
 /*
@@ -130,6 +131,98 @@ message_header(const struct message *msg, const char *name)
 	return w.value;
 }
 
+/* RFC 5322 atext, less the few characters whose handling we leave to GMime */
+static gboolean
+is_atext(char c)
+{
+	return g_ascii_isalnum(c) || (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
+}
+
+/*
+ * A dot-atom local@domain in ASCII, with a plain host name (letters,
+ * digits, '-'; no IDN "xn--" label that a parser might decode): any parser
+ * takes it as written.
+ */
+static gboolean
+plain_addr(const char *p, size_t n)
+{
+	const char *at = memchr(p, '@', n), *end = p + n, *q;
+
+	if (!at || at == p || at == end - 1 ||
+	    memchr(at + 1, '@', end - at - 1))
+		return FALSE;
+	for (q = p; q < end; q++) {
+		gboolean label_start = q == p || q == at + 1 || q[-1] == '.';
+
+		if (q == at)
+			continue;
+		if (*q == '.') {
+			/* no dot at either end of a part, no two in a row */
+			if (label_start || q + 1 == at || q + 1 == end)
+				return FALSE;
+		} else if (q < at) {
+			if (!is_atext(*q))
+				return FALSE;
+		} else if (!g_ascii_isalnum(*q) && *q != '-') {
+			return FALSE;
+		} else if (label_start && end - q >= 4 &&
+			   !g_ascii_strncasecmp(q, "xn--", 4)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/*
+ * The common forms "Name Surname <local@domain>" and "local@domain" in plain
+ * ASCII, where the name is atoms separated by single spaces (headers come
+ * here unfolded): no quotes, comments, encoded words, groups or lists, so
+ * there is nothing for GMime's address parser to interpret. Returns FALSE
+ * for anything else.
+ */
+static gboolean
+simple_mailbox(const char *v, char **name, char **email)
+{
+	size_t n = strlen(v), i;
+	const char *lt;
+
+	while (n && v[n - 1] == ' ')
+		n--;
+	while (n && *v == ' ')
+		v++, n--;
+	if (!n)
+		return FALSE;
+	if (v[n - 1] != '>') {
+		if (!plain_addr(v, n))
+			return FALSE;
+		*name = g_strdup("");
+		*email = g_strndup(v, n);
+		return TRUE;
+	}
+	lt = memchr(v, '<', n);
+	if (!lt || !plain_addr(lt + 1, v + n - 1 - (lt + 1)))
+		return FALSE;
+	/* the name: atoms (and dots inside them) separated by one space */
+	for (i = 0; v + i < lt; i++) {
+		char c = v[i];
+
+		if (c == '=' && v[i + 1] == '?')
+			return FALSE; /* an encoded word */
+		if (c == ' ') {
+			if (!i || v[i - 1] == ' ')
+				return FALSE;
+		} else if (!is_atext(c) &&
+			   (c != '.' || !i || v[i - 1] == ' ')) {
+			return FALSE; /* a dot may not start a word */
+		}
+	}
+	if (lt > v && lt[-1] != ' ')
+		return FALSE;
+	*name = g_strndup(v, lt > v ? (size_t)(lt - 1 - v) : 0);
+	*email = g_strndup(lt + 1, v + n - 1 - (lt + 1));
+	return TRUE;
+}
+
 void
 message_parse_addr(const char *value, char **name, char **email)
 {
@@ -138,6 +231,8 @@ message_parse_addr(const char *value, char **name, char **email)
 	*name = NULL;
 	*email = NULL;
 	if (!value)
+		goto out;
+	if (simple_mailbox(value, name, email))
 		goto out;
 	list = internet_address_list_parse(NULL, value);
 	if (list) {
@@ -190,19 +285,20 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	struct collect *c = data;
 	struct message *m = c->msg;
 	char **slot = NULL;
+	gboolean ids = FALSE;
 
 	switch (g_ascii_tolower(name[0])) {
 	case 'm':
 		if (IS("message-id"))
-			slot = &c->mid;
+			slot = &c->mid, ids = TRUE;
 		break;
 	case 'i':
 		if (IS("in-reply-to"))
-			slot = &c->irt;
+			slot = &c->irt, ids = TRUE;
 		break;
 	case 'r':
 		if (IS("references"))
-			slot = &c->refs;
+			slot = &c->refs, ids = TRUE;
 		break;
 	case 's':
 		if (IS("subject"))
@@ -236,8 +332,91 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
 	    slot == &m->to_hdr || slot == &m->cc_hdr)
 		*slot = lore_one_line(val, vlen);
+	else if (ids)
+		/* msgid.h reads ids between <> and strips white space around
+		 * them itself, so folding needs no undoing for these */
+		*slot = g_strndup(val, vlen);
 	else
 		*slot = unfold(val, vlen);
+	return TRUE;
+}
+
+/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it. */
+static gboolean
+plain_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((guchar)*s < 0x20 || (guchar)*s > 0x7e ||
+		    (s[0] == '=' && s[1] == '?'))
+			return FALSE;
+	return TRUE;
+}
+
+/* Read @n digits at *@p into *@v and move past them. */
+static gboolean
+digits(const char **p, int n, int *v)
+{
+	int i;
+
+	for (*v = 0, i = 0; i < n; i++, (*p)++) {
+		if (!g_ascii_isdigit(**p))
+			return FALSE;
+		*v = *v * 10 + (**p - '0');
+	}
+	return TRUE;
+}
+
+/*
+ * "[Ddd, ]D Mmm YYYY HH:MM:SS +ZZZZ", the form nearly every mailer writes,
+ * read without GMime's date parser and the GDateTime it builds. FALSE for
+ * anything else (no seconds, two-digit years, zone names, comments,
+ * impossible dates), which GMime then reads.
+ */
+static gboolean
+simple_date(const char *s, gint64 *t, int *tz)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const char days[] = "MonTueWedThuFriSatSun";
+	const char *p = s, *m;
+	int d, y, h, mi, sec, zh, zm, mon;
+	GDate date;
+
+	if (g_ascii_isalpha(*p)) {
+		if (!p[1] || !p[2])
+			return FALSE;
+		m = strstr(days, (char[]){p[0], p[1], p[2], 0});
+		if (!m || (m - days) % 3 || strncmp(p + 3, ", ", 2))
+			return FALSE;
+		p += 5;
+	}
+	if (!digits(&p, 1, &d))
+		return FALSE;
+	if (g_ascii_isdigit(*p))
+		d = d * 10 + (*p++ - '0');
+	if (*p++ != ' ' || !*p || !p[1] || !p[2] || p[3] != ' ')
+		return FALSE;
+	m = strstr(months, (char[]){p[0], p[1], p[2], 0});
+	if (!m || (m - months) % 3)
+		return FALSE;
+	mon = (m - months) / 3 + 1;
+	p += 4;
+	if (!digits(&p, 4, &y) || *p++ != ' ' || !digits(&p, 2, &h) ||
+	    *p++ != ':' || !digits(&p, 2, &mi) || *p++ != ':' ||
+	    !digits(&p, 2, &sec) || *p++ != ' ' || (*p != '+' && *p != '-'))
+		return FALSE;
+	m = p++;
+	if (!digits(&p, 2, &zh) || !digits(&p, 2, &zm) || *p)
+		return FALSE;
+	if (y < 1970 || h > 23 || mi > 59 || sec > 59 || zh > 14 || zm > 59 ||
+	    !g_date_valid_dmy(d, mon, y))
+		return FALSE;
+	g_date_clear(&date, 1);
+	g_date_set_dmy(&date, d, mon, y);
+	*tz = (*m == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
+	/* 719163: the Julian day (GLib counts from 1 January of year 1)
+	 * of 1 January 1970 */
+	*t = (gint64)(g_date_get_julian(&date) - 719163) * 86400 + h * 3600 +
+	     mi * 60 + sec - *tz;
 	return TRUE;
 }
 
@@ -247,6 +426,8 @@ decode_dates(struct message *m)
 	GDateTime *dt;
 
 	if (!m->date_hdr)
+		return;
+	if (simple_date(m->date_hdr, &m->date, &m->date_tz))
 		return;
 	dt = g_mime_utils_header_decode_date(m->date_hdr);
 	if (!dt)
@@ -297,7 +478,9 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->msgid = msgid_from_header(c.mid);
 	m->in_reply_to = msgid_from_header(c.irt);
 	m->refs = msgid_list(c.refs);
-	if (m->subject) {
+	if (m->subject && plain_ascii(m->subject)) {
+		/* nothing to decode, and it is one clean line already */
+	} else if (m->subject) {
 		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
 
 		g_free(m->subject);
@@ -320,7 +503,6 @@ message_free(struct message *msg)
 {
 	if (!msg)
 		return;
-	g_free(msg->raw);
 	g_free(msg->msgid);
 	g_free(msg->in_reply_to);
 	if (msg->refs)
@@ -333,23 +515,25 @@ message_free(struct message *msg)
 	g_free(msg->cc_hdr);
 	g_free(msg->ctype_hdr);
 	g_free(msg->cte_hdr);
-	g_free(msg->body);
+	/* a body used in place belongs to raw */
+	if (msg->body != msg->raw + msg->body_off)
+		g_free(msg->body);
+	g_free(msg->raw);
 	g_free(msg);
 }
 
-/* Remove every '\r' that precedes a '\n' (and a final one). */
+/* Remove every '\r' that precedes a '\n' (and a final one), in place. */
 static void
-strip_cr(GString *s)
+strip_cr(char *s)
 {
 	size_t i, o = 0;
 
-	for (i = 0; i < s->len; i++) {
-		if (s->str[i] == '\r' &&
-		    (i + 1 == s->len || s->str[i + 1] == '\n'))
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\r' && (s[i + 1] == '\n' || !s[i + 1]))
 			continue;
-		s->str[o++] = s->str[i];
+		s[o++] = s[i];
 	}
-	g_string_truncate(s, o);
+	s[o] = '\0';
 }
 
 static gboolean
@@ -384,27 +568,18 @@ struct pick {
  * declared charset visible as U+FFFD, as b4 does, instead of dropping
  * them; and NUL bytes, at which a C string would silently cut the text
  * (half a patch), become U+FFFD too and are reported in *@nul.
+ * text_from_bytes() does that to the decoded bytes.
  */
 static char *
-part_text(GMimePart *part, gboolean *nul)
+text_from_bytes(const char *p, size_t n, const char *charset, gboolean *nul)
 {
-	GMimeDataWrapper *w = g_mime_part_get_content(part);
-	const char *charset = g_mime_object_get_content_type_parameter(
-		GMIME_OBJECT(part), "charset");
-	GMimeStream *mem;
-	GByteArray *ba;
-	GString *out;
-	const char *p, *end;
+	GString *out = g_string_sized_new(n);
+	const char *end;
 
-	if (!w)
-		return NULL;
-	mem = g_mime_stream_mem_new();
-	g_mime_data_wrapper_write_to_stream(w, mem);
-	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	out = g_string_sized_new(ba->len);
 	/* an empty array may have no data at all */
-	p = ba->len ? (const char *)ba->data : "";
-	end = p + ba->len;
+	if (!n)
+		p = "";
+	end = p + n;
 	for (;;) {
 		const char *z = memchr(p, '\0', end - p);
 		char *seg = lore_to_utf8(p, (z ? z : end) - p, charset);
@@ -417,8 +592,27 @@ part_text(GMimePart *part, gboolean *nul)
 		*nul = TRUE;
 		p = z + 1;
 	}
-	g_object_unref(mem);
 	return g_string_free(out, FALSE);
+}
+
+static char *
+part_text(GMimePart *part, gboolean *nul)
+{
+	GMimeDataWrapper *w = g_mime_part_get_content(part);
+	const char *charset = g_mime_object_get_content_type_parameter(
+	    GMIME_OBJECT(part), "charset");
+	GMimeStream *mem;
+	GByteArray *ba;
+	char *text;
+
+	if (!w)
+		return NULL;
+	mem = g_mime_stream_mem_new();
+	g_mime_data_wrapper_write_to_stream(w, mem);
+	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	text = text_from_bytes((const char *)ba->data, ba->len, charset, nul);
+	g_object_unref(mem);
+	return text;
 }
 
 static void
@@ -476,12 +670,18 @@ too_many_parts(const struct message *msg)
 	return FALSE;
 }
 
+/*
+ * The text of a MIME body through GMime's parser. Only the MIME part is
+ * built (g_mime_parser_construct_part), not a GMimeMessage: that would also
+ * parse every address and date header, which we already have, and cost as
+ * much again to free.
+ */
 static char *
 body_via_gmime(struct message *msg, gboolean *nul)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
-	GMimeMessage *gm;
+	GMimeObject *part;
 	struct pick p = { NULL, FALSE };
 
 	if (too_many_parts(msg))
@@ -490,39 +690,146 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_object_unref(stream);
-	gm = g_mime_parser_construct_message(parser, NULL);
+	part = g_mime_parser_construct_part(parser, NULL);
 	g_object_unref(parser);
-	if (!gm)
+	if (!part)
 		return NULL;
-	if (GMIME_IS_TEXT_PART(gm->mime_part))
-		pick_part(NULL, gm->mime_part, &p);
-	else
-		g_mime_message_foreach(gm, pick_part, &p);
-	g_object_unref(gm);
+	pick_part(NULL, part, &p);
+	if (GMIME_IS_MULTIPART(part))
+		g_mime_multipart_foreach(GMIME_MULTIPART(part), pick_part, &p);
+	g_object_unref(part);
 	*nul = p.nul;
 	return p.text;
 }
 
-/* Is the whole body plain text we can take as it is? */
+/* An RFC 2045 token character (not '*', which starts RFC 2231 syntax) */
 static gboolean
-simple_body(const struct message *msg, char **charset)
+is_token(char c)
 {
-	*charset = NULL;
-	if (msg->cte_hdr) {
-		const char *e = msg->cte_hdr;
+	return c > ' ' && c < 0x7f && !strchr("()<>@,;:\\\"/[]?=*", c);
+}
 
-		if (g_ascii_strncasecmp(e, "7bit", 4) &&
-		    g_ascii_strncasecmp(e, "8bit", 4) &&
-		    g_ascii_strncasecmp(e, "binary", 6))
-			return FALSE;
+/* Is [p, end) one of the three names, ignoring case? */
+static gboolean
+subtype_is(const char *p, const char *end, const char *a, const char *b,
+	   const char *c)
+{
+	size_t n = end - p;
+
+	return (strlen(a) == n && !g_ascii_strncasecmp(p, a, n)) ||
+	       (strlen(b) == n && !g_ascii_strncasecmp(p, b, n)) ||
+	       (strlen(c) == n && !g_ascii_strncasecmp(p, c, n));
+}
+
+/* Skip a token at @p; NULL when there is none. */
+static const char *
+skip_token(const char *p)
+{
+	const char *q = p;
+
+	while (is_token(*q))
+		q++;
+	return q > p ? q : NULL;
+}
+
+/*
+ * The common Content-Type forms, "type/subtype" and simple parameters
+ * ("; name=token" or "; name=\"plain text\""), read without GMime's
+ * parser: *@text is TRUE for the text parts we take (text/plain,
+ * text/x-patch, text/x-diff) and *@charset (g_free) is the charset
+ * parameter, if any. FALSE, with nothing set, for anything else (comments,
+ * RFC 2231 or RFC 2047 parameters, escapes, a repeated charset), which
+ * GMime then reads.
+ */
+static gboolean
+simple_ctype(const char *v, gboolean *text, char **charset)
+{
+	const char *slash, *end, *p, *name, *eq, *val;
+	char *cs = NULL;
+	size_t vl;
+
+	if (!(slash = skip_token(v)) || *slash != '/' ||
+	    !(end = skip_token(slash + 1)))
+		return FALSE;
+	for (p = end; *p;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (*p++ != ';')
+			goto odd;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		name = p;
+		if (!(eq = skip_token(name)) || *eq != '=')
+			goto odd;
+		p = val = eq + 1;
+		if (*p == '"') {
+			for (val = ++p; *p != '"'; p++)
+				if (!*p || *p == '\\' || *p < ' ' ||
+				    *p >= 0x7f || (p[0] == '=' && p[1] == '?'))
+					goto odd;
+			vl = p++ - val;
+		} else {
+			if (!(p = skip_token(val)))
+				goto odd;
+			vl = p - val;
+		}
+		if (eq - name == 7 &&
+		    !g_ascii_strncasecmp(name, "charset", 7)) {
+			if (cs)
+				goto odd;
+			cs = g_strndup(val, vl);
+		}
 	}
+	*text = slash - v == 4 && !g_ascii_strncasecmp(v, "text", 4) &&
+		subtype_is(slash + 1, end, "plain", "x-patch", "x-diff");
+	*charset = cs;
+	return TRUE;
+odd:
+	g_free(cs);
+	return FALSE;
+}
+
+/*
+ * How the body is encoded, from the message's own Content-Type and
+ * Content-Transfer-Encoding: one text part taken as it is, one text part in
+ * base64 or quoted-printable, or anything else (multipart, other types),
+ * which needs GMime's parser.
+ */
+enum body_kind { BODY_PLAIN, BODY_ENCODED, BODY_MIME };
+
+static enum body_kind
+body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
+{
+	enum body_kind kind = BODY_PLAIN;
+	const char *e = msg->cte_hdr;
+	gboolean text;
+
+	*charset = NULL;
+	if (e && g_ascii_strncasecmp(e, "7bit", 4) &&
+	    g_ascii_strncasecmp(e, "8bit", 4) &&
+	    g_ascii_strncasecmp(e, "binary", 6)) {
+		/* the exact names only: anything odder is GMime's to judge */
+		if (!g_ascii_strcasecmp(e, "base64"))
+			*enc = GMIME_CONTENT_ENCODING_BASE64;
+		else if (!g_ascii_strcasecmp(e, "quoted-printable"))
+			*enc = GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE;
+		else
+			return BODY_MIME;
+		kind = BODY_ENCODED;
+	}
+	if (msg->ctype_hdr && simple_ctype(msg->ctype_hdr, &text, charset))
+		return text ? kind : BODY_MIME;
 	if (msg->ctype_hdr) {
 		GMimeContentType *ct =
 			g_mime_content_type_parse(NULL, msg->ctype_hdr);
 		gboolean ok;
 
 		if (!ct)
-			return FALSE;
+			return BODY_MIME;
 		ok = !g_ascii_strcasecmp(g_mime_content_type_get_media_type(ct),
 					 "text") &&
 		     is_text_part(ct);
@@ -530,28 +837,66 @@ simple_body(const struct message *msg, char **charset)
 			*charset = g_strdup(
 				g_mime_content_type_get_parameter(ct, "charset"));
 		g_object_unref(ct);
-		return ok;
+		return ok ? kind : BODY_MIME;
 	}
-	return TRUE;
+	return kind;
+}
+
+/*
+ * What part_text() gives for a single text part, without building GMime
+ * objects: the transfer encoding undone with GMime's decoder, then the
+ * text made UTF-8 from @charset (NUL bytes as U+FFFD, reported in *@nul).
+ */
+static char *
+decode_text(const char *s, size_t n, GMimeContentEncoding enc,
+	    const char *charset, gboolean *nul)
+{
+	GMimeEncoding state;
+	char *dec, *text;
+	size_t dn;
+
+	g_mime_encoding_init_decode(&state, enc);
+	dec = g_malloc(g_mime_encoding_outlen(&state, n) + 1);
+	dn = g_mime_encoding_flush(&state, s, n, dec);
+	text = text_from_bytes(dec, dn, charset, nul);
+	g_free(dec);
+	return text;
 }
 
 const char *
 message_body(struct message *msg)
 {
 	g_autofree char *charset = NULL;
-	GString *s;
+	const char *raw = msg->raw + msg->body_off;
+	size_t n = msg->len - msg->body_off;
+	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
+	enum body_kind kind;
 	char *text = NULL;
 
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
+	kind = body_kind(msg, &charset, &enc);
 	/* a NUL would cut the C string short: GMime's path keeps lengths */
-	if (!memchr(msg->raw + msg->body_off, '\0', msg->len - msg->body_off) &&
-	    simple_body(msg, &charset))
-		text = lore_to_utf8(msg->raw + msg->body_off,
-				    msg->len - msg->body_off, charset);
-	else
+	if (kind == BODY_PLAIN && memchr(raw, '\0', n))
+		kind = BODY_MIME;
+	switch (kind) {
+	case BODY_PLAIN:
+		/* Most bodies are UTF-8 with LF line ends already: they are
+		 * used in place (raw is NUL-terminated), not copied. */
+		if (g_utf8_validate(raw, n, NULL) && !memchr(raw, '\r', n)) {
+			msg->body = (char *)raw;
+			return msg->body;
+		}
+		text = lore_to_utf8(raw, n, charset);
+		break;
+	case BODY_ENCODED:
+		text = decode_text(raw, n, enc, charset, &msg->body_nul);
+		break;
+	case BODY_MIME:
 		text = body_via_gmime(msg, &msg->body_nul);
+		break;
+	}
 	if (!text)
 		text = g_strdup("");
 	if (!g_utf8_validate(text, -1, NULL)) {
@@ -560,9 +905,7 @@ message_body(struct message *msg)
 		g_free(text);
 		text = t;
 	}
-	s = g_string_new(text);
-	g_free(text);
-	strip_cr(s);
-	msg->body = g_string_free(s, FALSE);
+	strip_cr(text);
+	msg->body = text;
 	return msg->body;
 }

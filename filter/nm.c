@@ -65,6 +65,8 @@ nm_database_path(struct source *src)
 
 #include <notmuch.h>
 
+#include "nmlib.h" /* the notmuch_*() calls below go through it */
+
 #if !LIBNOTMUCH_CHECK_VERSION(5, 4, 0)
 #error                                                                         \
     "libnotmuch 5.4 (notmuch 0.32) or later is needed; build with NO_NOTMUCH=1"
@@ -119,6 +121,8 @@ nm_open(struct nm *p, GError **err)
 
 	if (p->db)
 		return TRY_OK;
+	if (!nmlib_load(err))
+		return TRY_FAIL;
 	st = notmuch_database_open_with_config(
 	    NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &p->db, &msg);
 	why = clean_msg(msg, notmuch_status_to_string(st));

@@ -99,8 +99,9 @@ warn(struct series_set *s, char *text)
 	g_ptr_array_add(s->warnings, text);
 }
 
+/* With @trailers FALSE, the trailers of "Re:" replies are not read. */
 static struct spatch *
-classify(struct message *m)
+classify(struct message *m, gboolean trailers)
 {
 	struct spatch *p = g_new0(struct spatch, 1);
 	const char *body;
@@ -120,11 +121,17 @@ classify(struct message *m)
 	body = message_body(m);
 	p->has_diffstat = body_has_diffstat(body);
 	p->has_diff = body_has_diff(body);
-	p->own = trailer_from_reply(m, body);
 	/* a follow-up without "Re:" that carries trailers and no diff; never
-	 * an explicit "0/N" cover letter answering the previous revision */
-	if (p->own->len && m->in_reply_to && !p->has_diff && !p->reply &&
-	    !(p->counter == 0 && !p->counters_inferred && p->has_diffstat))
+	 * an explicit "0/N" cover letter answering the previous revision.
+	 * Patches can be neither, so their (long) bodies are not searched. */
+	if (!p->reply &&
+	    (!m->in_reply_to || p->has_diff ||
+	     (p->counter == 0 && !p->counters_inferred && p->has_diffstat)))
+		return p;
+	if (p->reply && !trailers)
+		return p;
+	p->own = trailer_from_reply(m, body);
+	if (p->own->len)
 		p->reply = TRUE;
 	if (!p->reply) {
 		g_ptr_array_free(p->own, TRUE);
@@ -306,8 +313,8 @@ attach_replies(struct series_set *s)
 	g_hash_table_destroy(memo);
 }
 
-struct series_set *
-series_analyse(struct thread *t, gboolean sloppy)
+static struct series_set *
+analyse(struct thread *t, gboolean sloppy, gboolean trailers)
 {
 	struct series_set *s = g_new0(struct series_set, 1);
 	guint i;
@@ -323,15 +330,33 @@ series_analyse(struct thread *t, gboolean sloppy)
 	s->warnings = g_ptr_array_new_with_free_func(g_free);
 	s->mismatches = g_ptr_array_new();
 	for (i = 0; i < t->msgs->len; i++) {
-		struct spatch *p = classify(t->msgs->pdata[i]);
+		struct spatch *p = classify(t->msgs->pdata[i], trailers);
 
 		g_ptr_array_add(s->all, p);
 		g_hash_table_insert(s->by_msg, p->msg, p);
 	}
 	for (i = 0; i < s->all->len; i++)
 		add_message(s, s->all->pdata[i]);
-	attach_replies(s);
+	if (trailers)
+		attach_replies(s);
 	return s;
+}
+
+struct series_set *
+series_analyse(struct thread *t, gboolean sloppy)
+{
+	return analyse(t, sloppy, TRUE);
+}
+
+/*
+ * A reply's trailers never change which revisions exist or which slots
+ * they fill; only follow-ups need them, and reading them is most of the
+ * classification's cost.
+ */
+struct series_set *
+series_outline(struct thread *t)
+{
+	return analyse(t, FALSE, FALSE);
 }
 
 void
@@ -474,11 +499,11 @@ prepare(struct series_set *s, struct series *ser, int depth)
 		find_base(ser, slot(ser, 0)->p);
 }
 
-struct series *
-series_get(struct series_set *s, int revision)
+/* Revision @revision (0: the latest), its slots and cover found. */
+static struct series *
+get_prepared(struct series_set *s, int revision)
 {
 	struct series *ser;
-	guint i;
 
 	if (revision <= 0) {
 		GArray *r = series_revisions(s);
@@ -487,9 +512,28 @@ series_get(struct series_set *s, int revision)
 		g_array_unref(r);
 	}
 	ser = get_rev(s, revision);
+	if (ser)
+		prepare(s, ser, 0);
+	return ser;
+}
+
+gboolean
+series_complete(struct series_set *s, int revision)
+{
+	struct series *ser = get_prepared(s, revision);
+
+	return ser && ser->complete;
+}
+
+struct series *
+series_get(struct series_set *s, int revision)
+{
+	struct series *ser = get_prepared(s, revision);
+	guint i;
+
 	if (!ser)
 		return NULL;
-	prepare(s, ser, 0);
+	revision = ser->revision;
 	/* trailers given to an identical patch of another revision */
 	if (!ser->carried) {
 		GHashTable *by_id = g_hash_table_new_full(

@@ -61,6 +61,16 @@ struct series_set {
 /* Classify every message of @t. @sloppy accepts trailers whose address
  * does not match their sender. */
 struct series_set *series_analyse(struct thread *t, gboolean sloppy);
+
+/*
+ * The same classification without reading the replies' trailers: enough
+ * for series_revisions() and series_complete(), cheaper when only those
+ * are asked (series_followups() then finds nothing to add).
+ */
+struct series_set *series_outline(struct thread *t);
+
+/* Is revision @revision (0: the latest) there with all its patches? */
+gboolean series_complete(struct series_set *s, int revision);
 void series_set_free(struct series_set *s);
 
 /* Revisions found, ascending (GArray of int; g_array_unref). */

@@ -70,15 +70,13 @@ sources_have_series(struct thread *t, const char *msgid, int use_version,
 		    gboolean no_parent)
 {
 	struct series_set *set;
-	struct series *ser;
 	gboolean ok;
 
 	if (!msgid || !thread_get(t, msgid))
 		return FALSE;
 	thread_prune(t, msgid, no_parent);
-	set = series_analyse(t, FALSE);
-	ser = series_get(set, use_version);
-	ok = ser && ser->complete;
+	set = series_outline(t);
+	ok = series_complete(set, use_version);
 	series_set_free(set);
 	return ok;
 }

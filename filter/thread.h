@@ -19,6 +19,11 @@ struct thread {
 	guint no_id;        /* messages dropped for lack of a Message-ID */
 	guint unparsable;   /* pieces of input that were not mail */
 	guint too_big;      /* messages over LORE_MAX_MESSAGE, skipped */
+	/* the last thread_prune(): nothing to do again for the same target
+	 * while no message has been added (msgs->len unchanged) */
+	char *pruned_for;
+	gboolean pruned_no_parent;
+	guint pruned_len;
 };
 
 struct thread *thread_new(void);

@@ -182,6 +182,9 @@ trailer_eq(const struct trailer *a, const struct trailer *b)
 
 	if (strcmp(a->lname, b->lname))
 		return FALSE;
+	/* nearly all values are ASCII: no lower-cased copies needed */
+	if (g_str_is_ascii(a->value) && g_str_is_ascii(b->value))
+		return !g_ascii_strcasecmp(a->value, b->value);
 	va = g_utf8_strdown(a->value, -1);
 	vb = g_utf8_strdown(b->value, -1);
 	return !strcmp(va, vb);
@@ -406,47 +409,73 @@ is_open_person(const char *l, const char *next)
 	       !memchr(next, '>', nl - 1);
 }
 
-static GPtrArray *
-joined_lines(const char *text)
+/*
+ * The lines of @text before its "-- " signature, cut in place in one copy
+ * of it (@buf), with wrapped trailers joined again (those strings are
+ * allocated in @joined). Lines are borrowed from either.
+ */
+struct lines {
+	char *buf;
+	GPtrArray *lines;  /* char *, borrowed */
+	GPtrArray *joined; /* char *, owned */
+};
+
+static void
+joined_lines(const char *text, struct lines *out)
 {
+	static char empty[] = "";
 	const char *sig = strstr(text, "\n-- \n");
-	g_autofree char *body = NULL;
-	g_auto(GStrv) lines = NULL;
-	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *cut = g_ptr_array_new();
+	char **lines, *p;
 	guint i;
 
-	body = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
-	g_strstrip(body);
-	lines = g_strsplit(body, "\n", -1);
+	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
+	g_strstrip(out->buf);
+	out->lines = g_ptr_array_new();
+	out->joined = g_ptr_array_new_with_free_func(g_free);
+	for (p = out->buf; *out->buf;) {
+		char *nl = strchr(p, '\n');
+
+		g_ptr_array_add(cut, p);
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	g_ptr_array_add(cut, NULL);
+	lines = (char **)cut->pdata;
 	for (i = 0; lines[i]; i++) {
+		char *j = NULL;
+
 		if (lines[i + 1] && is_open_fixes(lines[i]) &&
-		    strchr(lines[i + 1], ')') && lines[i + 1][0] != ')') {
-			g_ptr_array_add(out, g_strdup_printf("%s %s", lines[i],
-							     lines[i + 1]));
-			i++;
-		} else if (lines[i + 1] && is_open_person(lines[i], lines[i + 1])) {
-			g_ptr_array_add(out, g_strdup_printf("%s %s", lines[i],
-							     lines[i + 1]));
+		    strchr(lines[i + 1], ')') && lines[i + 1][0] != ')')
+			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
+		else if (lines[i + 1] && is_open_person(lines[i], lines[i + 1]))
+			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
+		if (j) {
+			g_ptr_array_add(out->joined, j);
+			g_ptr_array_add(out->lines, j);
 			i++;
 		} else {
-			g_ptr_array_add(out, g_strdup(lines[i]));
+			g_ptr_array_add(out->lines, lines[i]);
 		}
 	}
 	/* b4 appends a newline before splitting: one empty last line */
-	g_ptr_array_add(out, g_strdup(""));
-	return out;
+	g_ptr_array_add(out->lines, empty);
+	g_ptr_array_free(cut, TRUE);
 }
 
 void
 trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	     GPtrArray *others)
 {
-	GPtrArray *lines = joined_lines(text ? text : "");
+	struct lines ls;
 	gboolean was_trailer = FALSE;
 	guint i, nothers = 0;
 
-	for (i = 0; i < lines->len; i++) {
-		char *line = lines->pdata[i];
+	joined_lines(text ? text : "", &ls);
+	for (i = 0; i < ls.lines->len; i++) {
+		char *line = ls.lines->pdata[i];
 		char *name = NULL, *value = NULL, *lname, *x;
 		size_t l;
 
@@ -503,7 +532,9 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 		if (others)
 			g_ptr_array_add(others, g_strdup(line));
 	}
-	g_ptr_array_free(lines, TRUE);
+	g_ptr_array_free(ls.lines, TRUE);
+	g_ptr_array_free(ls.joined, TRUE);
+	g_free(ls.buf);
 }
 
 GPtrArray *

@@ -92,7 +92,7 @@ char *
 lore_one_line(const char *s, gssize len)
 {
 	g_autofree char *u = NULL;
-	GString *out;
+	char *out, *o;
 	const char *p;
 	gboolean sp = FALSE;
 
@@ -101,20 +101,34 @@ lore_one_line(const char *s, gssize len)
 	if (len < 0)
 		len = strlen(s);
 	u = lore_to_utf8(s, len, NULL);
-	out = g_string_sized_new(strlen(u));
-	for (p = u; *p; p = g_utf8_next_char(p)) {
-		gunichar c = g_utf8_get_char(p);
+	/* u is valid UTF-8: characters kept are copied as they are encoded,
+	 * never decoded and encoded again (every header of every message
+	 * comes through here) */
+	o = out = g_malloc(strlen(u) + 1);
+	for (p = u; *p;) {
+		const char *next;
+		gboolean blank;
 
-		if (c <= ' ' || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+		if ((guchar)*p < 0x80) {
+			blank = (guchar)*p <= ' ' || *p == 0x7f;
+			next = p + 1;
+		} else {
+			blank = g_utf8_get_char(p) < 0xa0; /* C1 controls */
+			next = g_utf8_next_char(p);
+		}
+		if (blank) {
 			sp = TRUE;
+			p = next;
 			continue;
 		}
-		if (sp && out->len)
-			g_string_append_c(out, ' ');
+		if (sp && o > out)
+			*o++ = ' ';
 		sp = FALSE;
-		g_string_append_unichar(out, c);
+		while (p < next)
+			*o++ = *p++;
 	}
-	return g_string_free(out, FALSE);
+	*o = '\0';
+	return out;
 }
 
 static gboolean

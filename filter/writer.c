@@ -2,13 +2,15 @@
  * writer.c - output: mbox framing (git am reads "From " lines followed by a
  * date as separators and does not unescape ">From "; mboxrd adds one '>'
  * to every ">*From " line), atomic file replacement (mkstemp in the target
- * folder, write, fsync, rename), and b4-compatible file names.
+ * folder, write, fsync, rename; a file that already holds the same bytes
+ * is left alone), and b4-compatible file names.
  */
 #include "writer.h"
 #include "mbox.h"
 #include "util.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -144,18 +146,45 @@ sync_dir(const char *path)
 	}
 }
 
+/*
+ * Does @path hold exactly @data already? Then a rewrite (temporary file,
+ * fsync, rename) would change nothing but cost the fsyncs, and a mail
+ * filter that runs for every incoming reply of a series mostly writes the
+ * same mbox again.
+ */
+static gboolean
+same_content(const char *path, const GString *data)
+{
+	g_autofree char *old = NULL;
+	GStatBuf st;
+	gsize len;
+
+	if (g_stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (guint64)st.st_size != data->len)
+		return FALSE;
+	return g_file_get_contents(path, &old, &len, NULL) &&
+	       len == data->len && !memcmp(old, data->str, len);
+}
+
 gboolean
 writer_files(const char *const *paths, const GString *const *data, guint n,
 	     GError **err)
 {
 	char **tmps = g_new0(char *, n + 1);
+	gboolean *same = g_new0(gboolean, n + 1);
 	gboolean ok = TRUE;
-	guint i;
+	guint i, changed = 0;
 
+	for (i = 0; i < n; i++)
+		changed += !(same[i] = same_content(paths[i], data[i]));
 	/* every file is complete on disk before the first one is replaced */
 	for (i = 0; i < n && ok; i++)
-		ok = (tmps[i] = write_temp(paths[i], data[i], err)) != NULL;
+		if (!same[i])
+			ok = (tmps[i] = write_temp(paths[i], data[i], err)) !=
+			     NULL;
 	for (i = 0; i < n && ok; i++) {
+		if (same[i])
+			continue;
 		if (rename(tmps[i], paths[i]) < 0) {
 			g_set_error(err, LORE_ERROR, LORE_EIO,
 				    "cannot write '%s': %s (the old file, if any, is unchanged)",
@@ -168,9 +197,10 @@ writer_files(const char *const *paths, const GString *const *data, guint n,
 	for (i = 0; i < n; i++)
 		if (tmps[i])
 			unlink(tmps[i]);
-	if (ok && n)
+	if (ok && changed)
 		sync_dir(paths[0]);
 	g_strfreev(tmps);
+	g_free(same);
 	return ok;
 }
 

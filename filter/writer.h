@@ -20,7 +20,8 @@ void writer_mbox_add(GString *mbox, const char *msg, gboolean mboxrd);
 /* Write all of @data to stdout; FALSE and @err on failure. */
 gboolean writer_stdout(const GString *data, GError **err);
 
-/* Atomically replace @path with @data (creating @path's folder). */
+/* Atomically replace @path with @data (creating @path's folder); a file
+ * that already holds exactly @data is left as it is (writer_files too). */
 gboolean writer_file(const char *path, const GString *data, GError **err);
 
 /*

@@ -100,3 +100,14 @@ limit_vm() {
 done_testing() {
 	[ "$_test_failed" -eq 0 ]
 }
+
+# without_lib SONAME COMMAND...: run COMMAND where the library SONAME cannot
+# be loaded (an empty file bound over it in a private mount namespace).
+# Status 125 when that cannot be set up here (no unshare, no permission).
+without_lib() {
+	_lib=$(ldconfig -p 2>/dev/null | awk -v n="$1" '$1 == n { print $NF; exit }')
+	shift
+	[ -n "$_lib" ] && command -v unshare >/dev/null || return 125
+	unshare -m sh -c 'mount --bind /dev/null "$0" 2>/dev/null || exit 125
+		exec "$@"' "$(readlink -f "$_lib")" "$@"
+}
