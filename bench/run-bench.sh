@@ -101,7 +101,14 @@ machine() {
 	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "- machine: $(nproc) CPUs, ${cpu_model:-unknown CPU}, $(uname -sr)," \
 		"$(awk '/MemTotal/ { printf("%.1f GB RAM", $2 / 1048576) }' /proc/meminfo)"
-	echo "- lore-am: $("$lore" --version), binary $lore (bench scripts from" \
+	# the binary named as a reader can find it: in this tree, or by -L
+	local root bin
+	root=$(cd "$here/.." && pwd)
+	case $lore in
+	"$root"/*) bin="./${lore#"$root/"} of this tree" ;;
+	*) bin="$(basename "$lore") given with -L" ;;
+	esac
+	echo "- lore-am: $("$lore" --version), binary $bin (bench scripts from" \
 		"$(git -C "$here/.." describe --always --dirty 2>/dev/null || echo 'a tree outside git'))"
 	echo "- b4: $(b4 --version 2>&1 | head -1), git $(git --version | awk '{ print $3 }'), hyperfine $(hyperfine --version | awk '{ print $2 }')"
 	echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
