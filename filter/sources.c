@@ -112,6 +112,18 @@ ask_locals(struct sources *s, const char *msgid, struct thread *t, GError **err)
 			g_error_free(e);
 			continue;
 		}
+		/* a database busy all the retry time (notmuch new, compact)
+		 * is no reason to fail when the archive can answer */
+		if (role == SOURCES_FALLBACK && s->archive &&
+		    g_error_matches(e, NM_ERROR, NM_ERROR_BUSY)) {
+			g_ptr_array_add(
+			    s->notes,
+			    g_strdup_printf("%s was not read (%s); the archive "
+					    "was asked instead",
+					    src->label, e->message));
+			g_error_free(e);
+			continue;
+		}
 		g_propagate_error(err, e);
 		return rc;
 	}
@@ -135,10 +147,11 @@ sources_gather(struct sources *s, const char *msgid, struct thread *t,
 		return LORE_OK;
 	if (!s->archive) {
 		if (have && !s->whole_thread && !have_series(s, msgid, t))
-			g_ptr_array_add(s->notes,
-					g_strdup("the local thread's series is "
-						  "incomplete and there is no archive "
-						  "source to complete it from"));
+			g_ptr_array_add(
+			    s->notes,
+			    g_strdup("the local thread's series is "
+				     "incomplete and there is no archive "
+				     "source to complete it from"));
 		return LORE_OK;
 	}
 	rc = source_fetch(s->archive, msgid, t, &e);

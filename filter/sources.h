@@ -32,7 +32,8 @@ gboolean sources_parse_mode(const char *name, enum sources_mode *out);
 /*
  * REQUIRED: always asked, and any failure is an error. FALLBACK: asked only
  * to find or complete the series; an unavailable one (NM_ERROR_UNAVAILABLE)
- * is skipped.
+ * is skipped, and so is a busy one (NM_ERROR_BUSY) when there is an archive
+ * to ask instead, with a note.
  */
 enum sources_role {
 	SOURCES_REQUIRED,

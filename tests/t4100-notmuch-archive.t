@@ -11,7 +11,7 @@
 
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 42
+plan 48
 
 # ------------------------------------------------------------ test data
 # a 3-patch series with 4 replies; the archive holds all 8 messages, the
@@ -165,4 +165,23 @@ is "$(cat "$TRASH/onlynm.rc")" 1 "--source notmuch, partial thread: exit 1"
 check "the missing patch is named" grep -q 'lore-am: v1: missing 3/3' \
 	"$TRASH/onlynm.err"
 is "$(pi_requests)" 0 "--source notmuch never touches the server"
+# ----------------------------------------- 6. a busy notmuch database
+# the Xapian folder swapped out, as `notmuch compact` does: in auto mode
+# the archive answers instead; with -N it is still an error
+x=$NM_MAIL/.notmuch/xapian
+mv "$x" "$x.real" && mkdir "$x"
+: >"$PI_ACCESS_LOG"
+lore busy "$p1"
+is "$(cat "$TRASH/busy.rc")" 0 "auto, notmuch busy: the archive answers, exit 0"
+check "a note says notmuch was skipped and why" grep -q \
+	"^NOTE: notmuch was not read (the notmuch database stayed busy .*); the archive was asked instead$" \
+	"$TRASH/busy.err"
+check "the thread came from the archive" grep -qx \
+	"Sources: lore $nall messages" "$TRASH/busy.err"
+same_file "$TRASH/busy.out" "$TRASH/onlylore.out" "the archive's series"
+: >"$PI_ACCESS_LOG"
+lore busyn -N "$p1"
+is "$(cat "$TRASH/busyn.rc")" 75 "-N, notmuch busy: exit 75 as before"
+is "$(pi_requests)" 0 "... and the archive is not asked"
+rmdir "$x" && mv "$x.real" "$x"
 done_testing

@@ -32,9 +32,10 @@ mail(int n, const char *from)
 }
 
 struct mem {
-	const char *has; /* which messages: digits "012" */
-	int fail;	 /* 0, or the status to return */
-	gboolean unavailable;
+	const char *has;      /* which messages: digits "012" */
+	int fail;	      /* 0, or the status to return */
+	gboolean unavailable; /* fail as NM_ERROR_UNAVAILABLE */
+	gboolean busy;	      /* fail as NM_ERROR_BUSY */
 	guint calls;
 };
 
@@ -46,9 +47,14 @@ mem_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 
 	m->calls++;
 	if (m->fail) {
-		g_set_error(err, m->unavailable ? NM_ERROR : LORE_ERROR,
-			    m->unavailable ? NM_ERROR_UNAVAILABLE : m->fail,
-			    "%s failed", src->name);
+		if (m->unavailable || m->busy)
+			g_set_error(err, NM_ERROR,
+				    m->busy ? NM_ERROR_BUSY
+					    : NM_ERROR_UNAVAILABLE,
+				    "%s failed", src->name);
+		else
+			g_set_error(err, LORE_ERROR, m->fail, "%s failed",
+				    src->name);
 		return m->fail;
 	}
 	for (p = m->has; *p; p++) {
@@ -98,8 +104,14 @@ static const struct {
      FALSE, FALSE, LORE_OK, 1, 0, 1, "Sources: file 2 messages"},
     {"notmuch not set up, -N: an error", NULL, "012", NULL, LORE_EUSAGE, 0,
      TRUE, FALSE, LORE_EUSAGE, 1, 0, 0, "Sources: none"},
-    {"notmuch busy in auto: an error", "01", "012", NULL, LORE_ETEMP, 0, FALSE,
-     FALSE, LORE_ETEMP, 1, 0, 0, "Sources: file 2 messages"},
+    {"notmuch busy in auto, no archive: an error", "01", "012", NULL,
+     LORE_ETEMP, 0, FALSE, FALSE, LORE_ETEMP, 1, 0, 0,
+     "Sources: file 2 messages"},
+    {"notmuch busy in auto: the archive instead, with a note", "01", "012",
+     "012", LORE_ETEMP, 0, FALSE, FALSE, LORE_OK, 1, 1, 1,
+     "Sources: file 2 messages, archive 1 message"},
+    {"notmuch busy with -N: an error, archive not asked", NULL, "012", "012",
+     LORE_ETEMP, 0, TRUE, FALSE, LORE_ETEMP, 1, 0, 0, "Sources: none"},
     {"no archive: an incomplete series gets a note", NULL, "01", NULL, 0, 0,
      TRUE, FALSE, LORE_OK, 1, 0, 1, "Sources: notmuch 2 messages"},
 };
@@ -111,10 +123,12 @@ main(void)
 
 	g_mime_init();
 	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
-		struct mem mf = {cases[i].file, 0, FALSE, 0};
+		struct mem mf = {cases[i].file, 0, FALSE, FALSE, 0};
 		struct mem mn = {cases[i].nm, cases[i].nm_fail,
-				 cases[i].nm_fail == LORE_EUSAGE, 0};
-		struct mem ma = {cases[i].arch, cases[i].arch_fail, FALSE, 0};
+				 cases[i].nm_fail == LORE_EUSAGE,
+				 cases[i].nm_fail == LORE_ETEMP, 0};
+		struct mem ma = {cases[i].arch, cases[i].arch_fail, FALSE,
+				 FALSE, 0};
 		struct sources *s = sources_new();
 		struct thread *t = thread_new();
 		GError *err = NULL;
@@ -151,8 +165,8 @@ main(void)
 
 	/* the first (local) copy of a message is the one kept */
 	{
-		struct mem mn = {"012", 0, FALSE, 0};
-		struct mem ma = {"012", 0, FALSE, 0};
+		struct mem mn = {"012", 0, FALSE, FALSE, 0};
+		struct mem ma = {"012", 0, FALSE, FALSE, 0};
 		struct sources *s = sources_new();
 		struct thread *t = thread_new();
 		struct message *m;
