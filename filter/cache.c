@@ -8,7 +8,10 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <sys/stat.h>
+
+#define SWEEP_EVERY (24 * 60 * 60)
 
 char *
 cache_default_dir(void)
@@ -74,4 +77,53 @@ cache_drop(const struct cache *c, const char *key)
 	g_autofree char *path = cache_path(c, key);
 
 	g_unlink(path);
+}
+
+/* "<64 hex>.mbox.gz", or that with g_file_set_contents()'s ".XXXXXX" */
+static gboolean
+is_entry_name(const char *n)
+{
+	size_t i, len = strlen(n);
+
+	for (i = 0; i < 64; i++)
+		if (!g_ascii_isxdigit(n[i]))
+			return FALSE;
+	if (strncmp(n + 64, ".mbox.gz", 8))
+		return FALSE;
+	return len == 72 || (len == 79 && n[72] == '.');
+}
+
+guint
+cache_sweep(const struct cache *c, gint64 keep)
+{
+	g_autofree char *stamp = g_build_filename(c->dir, ".swept", NULL);
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	GStatBuf st;
+	GDir *d;
+	const char *n;
+	guint gone = 0;
+
+	if (keep <= 0)
+		return 0;
+	if (!g_stat(stamp, &st) && now - (gint64)st.st_mtime < SWEEP_EVERY)
+		return 0;
+	/* the stamp first: a sweep that fails halfway waits a day too */
+	if (!g_file_set_contents_full(stamp, "", 0, G_FILE_SET_CONTENTS_NONE,
+				      0600, NULL))
+		return 0;
+	d = g_dir_open(c->dir, 0, NULL);
+	if (!d)
+		return 0;
+	while ((n = g_dir_read_name(d))) {
+		g_autofree char *path = NULL;
+
+		if (!is_entry_name(n))
+			continue;
+		path = g_build_filename(c->dir, n, NULL);
+		if (!g_lstat(path, &st) && S_ISREG(st.st_mode) &&
+		    now - (gint64)st.st_mtime >= keep && !g_unlink(path))
+			gone++;
+	}
+	g_dir_close(d);
+	return gone;
 }

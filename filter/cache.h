@@ -36,4 +36,13 @@ gboolean cache_put(const struct cache *c, const char *key, const void *data,
 /* Forget @key's entry (a corrupt one); missing is fine. */
 void cache_drop(const struct cache *c, const char *key);
 
+/*
+ * Delete the entries (and temporary files a crash left) not written for
+ * @keep seconds, at most once a day: the folder's ".swept" file records the
+ * last sweep. Only names cache_path() makes are touched; errors are
+ * ignored (a sweep is housekeeping, never a reason to fail). Returns how
+ * many files were deleted.
+ */
+guint cache_sweep(const struct cache *c, gint64 keep);
+
 #endif

@@ -221,6 +221,10 @@ lore_fetch(struct source *src, const char *msgid, struct thread *t,
 	    !cache_put(&c, key, raw->data, raw->len, &e)) {
 		lore_err("warning: %s", e->message);
 		g_clear_error(&e);
+	} else if (rc == LORE_OK && raw) {
+		/* never an entry that is still fresh */
+		if (o->cache_keep)
+			cache_sweep(&c, MAX(o->cache_keep, o->cache_ttl));
 	}
 	if (raw)
 		g_byte_array_unref(raw);
@@ -350,7 +354,7 @@ lore_opts_add_mirror(struct lore_opts *o, const char *mask, guint pos,
 gboolean
 lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 {
-	guint64 ttl = 10, conn = 5, stall = 30, total = 300;
+	guint64 ttl = 10, conn = 5, stall = 30, total = 300, keep = 30;
 	guint64 max = 512 * 1024 * 1024;
 	const char *v;
 
@@ -371,12 +375,14 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 	}
 	if (!config_num(cfg, "cache-expire", "cache-expire", FALSE, 0, &ttl,
 			err) ||
+	    !config_num(cfg, "cache-keep", NULL, FALSE, 0, &keep, err) ||
 	    !config_num(cfg, "connect-timeout", NULL, FALSE, 1, &conn, err) ||
 	    !config_num(cfg, "stall-timeout", NULL, FALSE, 1, &stall, err) ||
 	    !config_num(cfg, "timeout", NULL, FALSE, 0, &total, err) ||
 	    !config_num(cfg, "max-size", NULL, TRUE, 1, &max, err))
 		return FALSE;
 	o->cache_ttl = ttl * 60;
+	o->cache_keep = (gint64)MIN(keep, 100000) * 24 * 60 * 60;
 	o->connect_timeout = conn;
 	o->stall_timeout = stall;
 	o->timeout = total;

@@ -29,6 +29,7 @@ struct lore_opts {
 	long timeout;         /* seconds for a whole request, 0: none */
 	guint64 max_size;     /* cap on the decompressed thread, bytes */
 	gint64 cache_ttl;     /* seconds an entry stays fresh */
+	gint64 cache_keep;    /* seconds an unused entry is kept; 0: always */
 	char *cache_dir;      /* NULL: cache_default_dir() */
 	gboolean no_cache;    /* neither read nor write the cache */
 	gboolean offline;     /* the cache only, entries of any age */

@@ -9,7 +9,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 42
+plan 50
 
 # ------------------------------------------------------------ test data
 # list-a (v2 inbox): a generated 3-patch series, v1 and v2 in one thread,
@@ -275,5 +275,43 @@ reqs=$(pi_requests)
 git config --global lore-am.cache-expire 60
 lore old3 "$cover"
 is "$(($(pi_requests) - reqs))" 0 "lore-am.cache-expire=60 keeps it"
+git config --global --unset lore-am.cache-expire
+# sweeping: after a fetch, entries not written for lore-am.cache-keep days
+# (30) are deleted, at most once a day; nothing else in the folder is
+cdir=$XDG_CACHE_HOME/lore-am
+name() { printf '%064d.mbox.gz' "$1"; }
+aged() { touch -d "$1 days ago" "$cdir/$2"; }
+: >"$cdir/$(name 1)"; aged 40 "$(name 1)"
+: >"$cdir/$(name 1).Ab12Cd"; aged 40 "$(name 1).Ab12Cd"
+: >"$cdir/$(name 2)"; aged 20 "$(name 2)"
+: >"$cdir/notes.txt"; aged 40 notes.txt
+mkdir -p "$cdir/thread/cur"; : >"$cdir/thread/cur/$(name 3)"
+aged 40 "thread/cur/$(name 3)"
+rm -f "$cdir/.swept"
+git config --global lore-am.cache-expire 0
+lore sweep "$cover"
+is "$(cat "$TRASH/sweep.rc")" 0 "a fetch with old entries in the cache: exit 0"
+check "a 40-day-old entry and a stale temporary file are deleted" \
+	test ! -e "$cdir/$(name 1)" -a ! -e "$cdir/$(name 1).Ab12Cd"
+check "a 20-day-old entry is kept" test -e "$cdir/$(name 2)"
+check "other files and folders are left alone" \
+	test -e "$cdir/notes.txt" -a -e "$cdir/thread/cur/$(name 3)"
+: >"$cdir/$(name 4)"; aged 40 "$(name 4)"
+lore sweep2 "$cover"
+check "a second fetch the same day does not sweep again" \
+	test -e "$cdir/$(name 4)"
+rm -f "$cdir/.swept"
+git config --global lore-am.cache-keep 0
+lore sweep3 "$cover"
+check "lore-am.cache-keep=0 keeps everything" test -e "$cdir/$(name 4)"
+rm -f "$cdir/.swept"
+git config --global lore-am.cache-keep 10
+lore sweep4 "$cover"
+check "lore-am.cache-keep=10: the 20-day-old entry goes too" \
+	test ! -e "$cdir/$(name 2)" -a ! -e "$cdir/$(name 4)"
+git config --global lore-am.cache-keep soon
+lore sweep5 "$cover"
+is "$(cat "$TRASH/sweep5.rc")" 2 "lore-am.cache-keep=soon is refused (exit 2)"
+git config --global --unset lore-am.cache-keep
 git config --global --unset lore-am.cache-expire
 done_testing
