@@ -286,7 +286,24 @@ answered(struct series_set *s, struct spatch *r, GHashTable *memo,
 	return found;
 }
 
-/* Follow the reply chain up to the patch or cover letter it answers. */
+/* Replies by their Date; an unknown date (0) counts as the oldest. */
+static int
+by_date(gconstpointer a, gconstpointer b)
+{
+	const struct spatch *x = *(struct spatch *const *)a;
+	const struct spatch *y = *(struct spatch *const *)b;
+
+	return (x->msg->date > y->msg->date) - (x->msg->date < y->msg->date);
+}
+
+/*
+ * Follow the reply chain up to the patch or cover letter it answers.
+ * Trailers are taken in the order the replies were sent (their Date;
+ * GLib's sort is stable, so equal dates keep the thread's order): the
+ * same series then gets the same trailers in the same order from an mbox,
+ * a maildir (whose file names need not sort in delivery order), notmuch
+ * or the archive.
+ */
 static void
 attach_replies(struct series_set *s)
 {
@@ -295,6 +312,7 @@ attach_replies(struct series_set *s)
 	GPtrArray *path = g_ptr_array_new();
 	guint i, k;
 
+	g_ptr_array_sort(s->replies, by_date);
 	for (i = 0; i < s->replies->len; i++) {
 		struct spatch *r = s->replies->pdata[i];
 		struct spatch *p = answered(s, r, memo, on_path, path);

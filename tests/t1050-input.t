@@ -4,7 +4,7 @@
 # and exit status, and nothing on stdout.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 28
+plan 30
 
 series_repo "$TRASH/repo" 2 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -79,4 +79,21 @@ sed -i '/^diff --git/,$d' "$TRASH/nopatch.mbox"
 BAD_IN= bad 1 "a thread without patches" -q -m "$TRASH/nopatch.mbox" unrelated@example.com
 "$LORE_AM" --version | grep -q '^lore-am [0-9]'; ok $? "--version"
 "$LORE_AM" --help | grep -q -- '--cherry-pick'; ok $? "--help lists the options"
+# a maildir whose file names sort against the order the mail came in (a
+# maildrop name carries a pid, and pids wrap): the follow-up trailers still
+# come in the order the replies were sent, as from the mbox
+EX=$SRC_DIR/examples
+mkdir -p "$TRASH/exsplit" "$TRASH/exmd/cur" "$TRASH/exmd/new" "$TRASH/exmd/tmp"
+git mailsplit -o"$TRASH/exsplit" "$EX/thread.mbox" >/dev/null
+i=0
+for f in $(ls "$TRASH/exsplit" | sort -r); do
+	i=$((i + 1))
+	sed 1d "$TRASH/exsplit/$f" >"$TRASH/exmd/cur/1700000000.$((10000 + i))_1.host"
+done
+"$LORE_AM" -q -m "$EX/thread.mbox" <"$EX/patch.eml" >"$TRASH/ex-mbox.mbx"
+"$LORE_AM" -q -m "$TRASH/exmd" <"$EX/patch.eml" >"$TRASH/ex-md.mbx"
+check "the example's patches get several follow-up trailers" \
+	test "$(grep -c -e '^Tested-by:' -e '^Reviewed-by:' -e '^Acked-by:' "$TRASH/ex-mbox.mbx")" -ge 4
+same_file "$TRASH/ex-md.mbx" "$TRASH/ex-mbox.mbx" \
+	"a maildir in reverse delivery order: the same trailers, in the same order"
 done_testing
