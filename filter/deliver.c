@@ -83,23 +83,6 @@ deliver_mboxrd_add(GString *out, const struct message *m)
 	g_string_append_c(out, '\n');
 }
 
-static gboolean
-write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return FALSE;
-		}
-		p += w;
-		n -= w;
-	}
-	return TRUE;
-}
-
 static void
 add_id(const char *msg, size_t len, void *data)
 {
@@ -183,7 +166,7 @@ append_locked(struct lock *l, GPtrArray *msgs, guint *added, GError **err)
 	}
 	if (*added) {
 		gboolean ok = lseek(l->fd, old->len, SEEK_SET) >= 0 &&
-			      write_all(l->fd, buf->str, buf->len) &&
+			      lore_write_all(l->fd, buf->str, buf->len) &&
 			      fsync(l->fd) == 0;
 
 		if (!ok) {
@@ -378,7 +361,7 @@ maildir_write(const char *dir, const char *host, const struct message *m,
 			break;
 	}
 	if (fd >= 0) {
-		gboolean ok = write_all(fd, m->raw, m->len);
+		gboolean ok = lore_write_all(fd, m->raw, m->len);
 
 		e = errno;
 		if (close(fd) < 0 && ok) {

@@ -122,23 +122,11 @@ passthrough_status(const struct amjob_result *r, int rc)
 static gboolean
 write_all(int fd, const void *data, size_t n, GError **err)
 {
-	const char *p = data;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			g_set_error(err, LORE_ERROR, LORE_EIO,
-				    "cannot write standard output: %s",
-				    g_strerror(errno));
-			return FALSE;
-		}
-		p += w;
-		n -= w;
-	}
-	return TRUE;
+	if (lore_write_all(fd, data, n))
+		return TRUE;
+	g_set_error(err, LORE_ERROR, LORE_EIO,
+		    "cannot write standard output: %s", g_strerror(errno));
+	return FALSE;
 }
 
 gboolean

@@ -4,8 +4,10 @@
  */
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int lore_quiet;
 
@@ -272,4 +274,23 @@ lore_mask_fill(const char *mask, const char *value)
 		}
 	}
 	return g_string_free(s, FALSE);
+}
+
+gboolean
+lore_write_all(int fd, const void *data, size_t n)
+{
+	const char *p = data;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return FALSE;
+		}
+		p += w;
+		n -= w;
+	}
+	return TRUE;
 }

@@ -99,4 +99,10 @@ char *lore_to_utf8(const char *s, size_t len, const char *charset);
  * @value and "%%" a '%'; nothing else is interpreted (never a printf format).
  */
 char *lore_mask_fill(const char *mask, const char *value);
+
+/*
+ * write(2) all @n bytes, again after a short write or EINTR. FALSE with
+ * errno set on any other failure.
+ */
+gboolean lore_write_all(int fd, const void *data, size_t n);
 #endif

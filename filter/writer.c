@@ -54,28 +54,11 @@ writer_has_from_line(const char *msg)
 	return FALSE;
 }
 
-static gboolean
-write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return FALSE;
-		}
-		p += w;
-		n -= w;
-	}
-	return TRUE;
-}
-
 gboolean
 writer_stdout(const GString *data, GError **err)
 {
 	fflush(stdout);
-	if (!write_all(STDOUT_FILENO, data->str, data->len)) {
+	if (!lore_write_all(STDOUT_FILENO, data->str, data->len)) {
 		g_set_error(err, LORE_ERROR, LORE_EIO,
 			    "cannot write to standard output: %s",
 			    g_strerror(errno));
@@ -111,7 +94,7 @@ write_temp(const char *path, const GString *data, GError **err)
 	um = umask(0);
 	umask(um);
 	fchmod(fd, 0666 & ~um);
-	if (!write_all(fd, data->str, data->len) || fsync(fd) < 0) {
+	if (!lore_write_all(fd, data->str, data->len) || fsync(fd) < 0) {
 		e = errno;
 		close(fd);
 		unlink(tmp);
