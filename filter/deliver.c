@@ -70,13 +70,7 @@ deliver_mboxrd_add(GString *out, const struct message *m)
 	g_string_append(out, from);
 	g_string_append_c(out, '\n');
 	while (lore_next_line(m->raw, m->len, &pos, &l, &ll)) {
-		size_t q = 0;
-
-		while (q < ll && l[q] == '>')
-			q++;
-		if (ll - q >= 5 && !memcmp(l + q, "From ", 5))
-			g_string_append_c(out, '>');
-		g_string_append_len(out, l, ll);
+		mbox_append_mboxrd_line(out, l, ll);
 		/* also ends a last line that had no newline */
 		g_string_append_c(out, '\n');
 	}

@@ -441,3 +441,15 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 	fclose(f);
 	return ok;
 }
+
+void
+mbox_append_mboxrd_line(GString *out, const char *line, size_t len)
+{
+	size_t q = 0;
+
+	while (q < len && line[q] == '>')
+		q++;
+	if (len - q >= 5 && !memcmp(line + q, "From ", 5))
+		g_string_append_c(out, '>');
+	g_string_append_len(out, line, len);
+}

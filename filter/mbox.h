@@ -46,4 +46,11 @@ GBytes *mbox_slurp(const char *path, gsize max, GError **err);
  */
 gboolean mbox_is_from_line(const char *line, size_t len);
 
+/*
+ * Append @line (without its newline) to @out as mboxrd writes it: a line
+ * that is "From " after any number of '>' gets one '>' more, which the
+ * readers above take off again.
+ */
+void mbox_append_mboxrd_line(GString *out, const char *line, size_t len);
+
 #endif

@@ -30,13 +30,7 @@ writer_mbox_add(GString *mbox, const char *msg, gboolean mboxrd)
 	}
 	g_string_append(mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n");
 	while (lore_next_line(msg, len, &pos, &l, &ll)) {
-		size_t q = 0;
-
-		while (q < ll && l[q] == '>')
-			q++;
-		if (ll - q >= 5 && !memcmp(l + q, "From ", 5))
-			g_string_append_c(mbox, '>');
-		g_string_append_len(mbox, l, ll);
+		mbox_append_mboxrd_line(mbox, l, ll);
 		if (l + ll < msg + len)
 			g_string_append_c(mbox, '\n');
 	}
