@@ -54,7 +54,7 @@ void message_free(struct message *msg);
  * a later such part preferred when it carries a diff; transfer encoding
  * undone, converted to UTF-8, CR removed, NUL bytes replaced by U+FFFD
  * (and body_nul set). Never NULL ("" when the message has no text part).
- * Owned by @msg.
+ * Owned by @msg. (msgbody.c)
  */
 const char *message_body(struct message *msg);
 
