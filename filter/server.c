@@ -88,12 +88,14 @@ setup_error(GError **err, int code, const char *path, const char *what)
 	return code;
 }
 
-/* Lock PATH.lock, clear a stale socket, bind and listen. */
+/* Lock PATH.lock, then bind and listen on PATH.new and rename it over
+ * PATH (a dead server's socket there goes in the same step). */
 static int
 open_socket(struct server *sv, GError **err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	g_autofree char *lock = g_strconcat(sv->path, ".lock", NULL);
+	g_autofree char *tmp = g_strconcat(sv->path, ".new", NULL);
 	struct stat st;
 	int s;
 
@@ -105,17 +107,17 @@ open_socket(struct server *sv, GError **err)
 		return setup_error(err, LORE_ETEMP, sv->path,
 				   "another lore-am server holds it");
 	/* we hold the lock: a socket file left there is a dead server's */
-	if (!lstat(sv->path, &st)) {
-		if (!S_ISSOCK(st.st_mode))
-			return setup_error(err, LORE_EUSAGE, sv->path,
-					   "a file that is not a socket is "
-					   "in the way");
-		unlink(sv->path);
-	}
+	if (!lstat(sv->path, &st) && !S_ISSOCK(st.st_mode))
+		return setup_error(err, LORE_EUSAGE, sv->path,
+				   "a file that is not a socket is in the way");
+	if (strlen(tmp) >= sizeof(sa.sun_path))
+		return setup_error(err, LORE_EUSAGE, sv->path,
+				   "the path is too long for a socket");
+	unlink(tmp);
 	s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return setup_error(err, LORE_EIO, sv->path, g_strerror(errno));
-	memcpy(sa.sun_path, sv->path, strlen(sv->path) + 1);
+	memcpy(sa.sun_path, tmp, strlen(tmp) + 1);
 	{
 		/* nobody else may connect, even for a moment */
 		mode_t um = umask(0177);
@@ -123,9 +125,14 @@ open_socket(struct server *sv, GError **err)
 		int e = errno;
 
 		umask(um);
-		if (rc || listen(s, 64)) {
-			if (!rc)
-				e = errno;
+		/* listening before it takes the name: a client never finds
+		 * a socket that refuses it */
+		if (!rc && (listen(s, 64) || rename(tmp, sv->path))) {
+			e = errno;
+			unlink(tmp);
+			rc = -1;
+		}
+		if (rc) {
 			close(s);
 			return setup_error(err, LORE_EIO, sv->path,
 					   g_strerror(e));

@@ -81,10 +81,19 @@ sources_have_series(struct thread *t, const char *msgid, int use_version,
 	return ok;
 }
 
+/* sources_have_series() for the one target of a gather: the thread only
+ * grows (and pruning for the same target is stable), so an unchanged
+ * length means an unchanged answer */
 static gboolean
 have_series(struct sources *s, const char *msgid, struct thread *t)
 {
-	return sources_have_series(t, msgid, s->use_version, s->no_parent);
+	if (s->checked == t && s->checked_len == t->msgs->len)
+		return s->checked_ok;
+	s->checked_ok = sources_have_series(t, msgid, s->use_version,
+					    s->no_parent);
+	s->checked = t;
+	s->checked_len = t->msgs->len;
+	return s->checked_ok;
 }
 
 static int

@@ -54,6 +54,12 @@ struct sources {
 	GPtrArray *notes;	/* char *: what could not be completed */
 	GPtrArray *asked;	/* labels of the sources that answered
 				   (borrowed from them), in order */
+	/* the last completeness check: asked again while no source has
+	 * added a message, it has the same answer (it costs a series
+	 * analysis of the whole thread) */
+	struct thread *checked;
+	guint checked_len;
+	gboolean checked_ok;
 };
 
 struct sources *sources_new(void);

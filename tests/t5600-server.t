@@ -119,7 +119,11 @@ is "$bad" 0 "ten clients at once: ten right answers"
 mkfifo fifo
 "$CLIENT" -q -m fifo "$ONE_ID" >/dev/null 2>/dev/null &
 cpid=$!
-sleep 1
+for _i in $(seq 100); do
+	[ "$(pgrep -P "$server1" | wc -l)" = 1 ] && break
+	sleep 0.1
+done
+sleep 0.5
 kids=$(pgrep -P "$server1" | wc -l)
 kill -TERM "$cpid"
 wait "$cpid"
@@ -170,6 +174,7 @@ mkdir -m 700 run
 	unset LORE_AM_SOCKET
 	export XDG_RUNTIME_DIR=$TRASH/run
 	"$LORE_AM" --server -q --idle 3 2>/dev/null &
+	# the socket takes its name only once it listens
 	p=$!
 	for _i in $(seq 100); do [ -S run/lore-am.sock ] && break; sleep 0.1; done
 	"$CLIENT" -q -m one.mbox "$ONE_ID" >xdg.mbx
