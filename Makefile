@@ -195,9 +195,10 @@ bench: lore-am
 
 install: lore-am lore-am-client
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
+	install -m 755 lore-am lore-am-client hooks/lore-am-pipe notmuch/notmuch-lore-thread \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
+	install -m 644 doc/lore-am-client.1 $(DESTDIR)$(MANDIR)/man1/lore-am-client.1
 	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
 	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new
 

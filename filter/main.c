@@ -151,7 +151,8 @@ static const char summary[] =
 	"--passthrough: 0 unless the mail itself could not be copied.\n"
 	"\n"
 	"Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
-	"mailbox's locks (default 10).";
+	"mailbox's locks (default 10); LORE_AM_SOCKET, the socket of --server\n"
+	"and lore-am-client.";
 
 static gboolean
 has_passthrough(int argc, char **argv)
