@@ -8,7 +8,7 @@
 # are each handled.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
-plan 33
+plan 34
 
 CLIENT=$SRC_DIR/lore-am-client
 [ -x "$CLIENT" ] || { echo "Bail out! lore-am-client is not built"; exit 1; }
@@ -191,7 +191,7 @@ is "$? $(cat open.err)" \
 	"a runtime folder others may enter is refused"
 
 # another user's server is never handed our descriptors
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -x /usr/bin/python3 ]; then
 	pub=$(mktemp -d /tmp/lore-am-pub.XXXXXX)
 	at_exit "rm -rf '$pub'"
 	chmod 755 "$pub"
@@ -205,10 +205,32 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	is "$rc $(cat other.err)" \
 		"75 lore-am-client: '$pub/s.sock' is served by another user: not used" \
 		"a server of another user: not used, exit 75 with require"
+	# and the server's side: a well-formed request from another user
+	# gets no process (the connection closes before any pid)
+	cat >"$pub/req.py" <<'EOP'
+import os, socket, struct, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+strings = b"lore-am\0--version\0"
+hello = struct.pack("=6I", 0x6c6f7265, 1, 0o22, 2, 0, len(strings))
+fd = os.open("/", os.O_RDONLY)
+null = os.open("/dev/null", os.O_RDWR)
+try:
+    socket.send_fds(s, [hello + strings], [null, null, null, fd])
+    print(len(s.recv(4)))
+except OSError:  # closed on us: nothing ran either
+    print(0)
+EOP
+	same=$(/usr/bin/python3 "$pub/req.py" "$pub/s.sock" </dev/null 2>/dev/null)
+	other=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		/usr/bin/python3 "$pub/req.py" "$pub/s.sock" </dev/null 2>/dev/null)
+	is "$same $other" "4 0" \
+		"the server runs a request of its own user, not another user's"
 	kill -TERM "$SPID"
 	wait "$SPID"
 else
-	skip "needs root and setpriv to run a client as another user"
+	skip "needs root, setpriv and /usr/bin/python3 to run a client as another user"
+	skip "needs root, setpriv and /usr/bin/python3 to run a client as another user"
 fi
 
 # after an upgrade (the binary replaced on disk) the server steps aside
