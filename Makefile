@@ -82,8 +82,10 @@ all: lore-am lore-am-client
 $(BUILD_FLAGS): FORCE
 	@echo '$(TRACK)' | cmp -s - $@ || echo '$(TRACK)' > $@
 
+# -z now: every symbol bound at start, so the processes --server forks do
+# not each resolve the same ones again (and the GOT is read-only: full RELRO)
 lore-am: filter/main.o filter/liblore.a
-	$(CC) $(ALL_LDFLAGS) -o $@ filter/main.o filter/liblore.a $(LIBS)
+	$(CC) $(ALL_LDFLAGS) -Wl,-z,now -o $@ filter/main.o filter/liblore.a $(LIBS)
 
 # the client links libc alone: its start-up is the cost per mail
 lore-am-client: filter/client.o filter/servesock.o
