@@ -46,8 +46,10 @@ struct server {
 };
 
 static int sig_pipe[2] = { -1, -1 };
-/* the child's environment, kept here too: a setenv() may replace environ */
+/* the child's environment and the request's bytes it points into, kept
+ * here too: a setenv() may replace environ */
 static char **volatile child_env;
+static char *volatile child_strings;
 static volatile sig_atomic_t stop_signal;
 
 static void
@@ -300,6 +302,7 @@ serve_one(struct server *sv, int conn, int *child_rc)
 	if (pid < 0)
 		goto out;
 	if (!pid) {
+		child_strings = payload;
 		*child_rc = become(sv, conn, fds, h.umask, argv, envv);
 		conn = -1;
 		goto out;
