@@ -5,7 +5,8 @@
  * hands over its stdin, stdout, stderr, working folder, umask and
  * environment (servesock.h), forwards the signals that end a command, and
  * exits with the command's status. When no server of ours answers, it
- * becomes lore-am itself (execv), so a recipe may always call it.
+ * becomes lore-am itself (execv), so a recipe may always call it; with
+ * LORE_AM_SERVER=auto it also starts a server for the next commands.
  *
  * libc only, on purpose: its start-up is the cost per mail.
  */
@@ -21,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef LORE_BINDIR
@@ -46,21 +48,19 @@ fail(const char *what)
 	fprintf(stderr, "lore-am-client: %s\n", what);
 }
 
-/* Become lore-am: $LORE_AM_PROGRAM, the lore-am beside us, the installed
- * one, or the first on PATH. Returns only when none could be run. */
-static int
-run_lore_am(char **argv)
+/* Exec lore-am with @argv: $LORE_AM_PROGRAM, the lore-am beside us, the
+ * installed one, or the first on PATH. Returns only when none could be
+ * run, with errno set. */
+static void
+exec_lore_am(char **argv)
 {
 	const char *env = getenv("LORE_AM_PROGRAM");
 	char self[PATH_MAX], *slash;
 	ssize_t n;
 
-	argv[0] = "lore-am";
 	if (env && *env) {
 		execv(env, argv);
-		fprintf(stderr, "lore-am-client: cannot run '%s': %s\n", env,
-			strerror(errno));
-		return 127;
+		return;
 	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
@@ -74,9 +74,53 @@ run_lore_am(char **argv)
 	}
 	execv(LORE_BINDIR "/lore-am", argv);
 	execvp("lore-am", argv);
+}
+
+/* Become lore-am. Returns only when it could not be run. */
+static int
+run_lore_am(char **argv)
+{
+	argv[0] = "lore-am";
+	exec_lore_am(argv);
 	fprintf(stderr, "lore-am-client: cannot run lore-am: %s\n",
 		strerror(errno));
 	return 127;
+}
+
+/*
+ * LORE_AM_SERVER=auto and no server: start one for the mails to come, on
+ * the same socket (it ends after AUTO_IDLE seconds without a request), in
+ * its own session, holding none of our descriptors. Two clients starting
+ * one at once are fine: the second server finds the socket locked and
+ * exits. The command at hand does not wait for it.
+ */
+#define AUTO_IDLE "600"
+
+static void
+start_server(void)
+{
+	char *argv[] = { "lore-am", "--server", "-q", "--idle", AUTO_IDLE,
+			 NULL };
+	pid_t pid = fork();
+	int fd;
+
+	if (pid < 0)
+		return;
+	if (pid) {
+		waitpid(pid, NULL, 0);
+		return;
+	}
+	if (setsid() < 0 || fork() != 0)
+		_exit(0);
+	fd = open("/dev/null", O_RDWR);
+	if (fd < 0 || chdir("/"))
+		_exit(0);
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close_range(3, ~0U, 0);
+	exec_lore_am(argv);
+	_exit(127);
 }
 
 /* A connection to a server running as our user, or -1. */
@@ -176,6 +220,8 @@ main(int argc, char **argv)
 		if (!strcmp(argv[i], "--server"))
 			return run_lore_am(argv);
 	s = connect_server();
+	if (s < 0 && mode && !strcmp(mode, "auto"))
+		start_server();
 	if (s < 0)
 		return require ? EX_TEMPFAIL : run_lore_am(argv);
 	req = build_request(argv, &len);

@@ -8,7 +8,7 @@
 # are each handled.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
-plan 34
+plan 38
 
 CLIENT=$SRC_DIR/lore-am-client
 [ -x "$CLIENT" ] || { echo "Bail out! lore-am-client is not built"; exit 1; }
@@ -232,6 +232,31 @@ else
 	skip "needs root, setpriv and /usr/bin/python3 to run a client as another user"
 	skip "needs root, setpriv and /usr/bin/python3 to run a client as another user"
 fi
+
+# LORE_AM_SERVER=auto: no server, so the command runs at once and a
+# server is started for the next ones, holding none of our descriptors
+asock=$TRASH/auto.sock
+LORE_AM_SOCKET=$asock LORE_AM_SERVER=auto "$CLIENT" -q -m one.mbox "$ONE_ID" \
+	>auto1.mbx 9>"$TRASH/marker"
+rc=$?
+apid=
+for _i in $(seq 300); do
+	for p in $(pgrep -f -- '--server -q --idle 600'); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null |
+			grep -qx "LORE_AM_SOCKET=$asock" && apid=$p
+	done
+	[ -n "$apid" ] && [ -S "$asock" ] && break
+	sleep 0.1
+done
+[ -n "$apid" ] && at_exit "kill $apid 2>/dev/null"
+is "$rc $(cmp -s auto1.mbx direct.mbx && echo same)" "0 same" \
+	"LORE_AM_SERVER=auto with no server: the command runs at once"
+[ -n "$apid" ] && [ -S "$asock" ] && ! ls -l "/proc/$apid/fd" | grep -q marker
+ok $? "... and a server is started for the next ones, without our descriptors"
+LORE_AM_SOCKET=$asock "$CLIENT" -q -m one.mbox "$ONE_ID" >auto2.mbx
+check "... which serves them" cmp auto2.mbx direct.mbx
+[ -n "$apid" ] && kill "$apid" && gone "$apid"
+ok $? "... and stops by its PID"
 
 # after an upgrade (the binary replaced on disk) the server steps aside
 cp "$LORE_AM_REAL" "$TRASH/lore-am-old"
