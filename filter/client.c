@@ -231,7 +231,8 @@ main(int argc, char **argv)
 	fds[3] = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (!req || fds[3] < 0 ||
 	    servesock_send_fds(s, req, len, fds, SERVE_NFDS) ||
-	    servesock_read_full(s, &pid, sizeof(pid))) {
+	    servesock_read_full(s, &pid, sizeof(pid)) ||
+	    (pid & SERVE_STATUS)) {
 		/* nothing ran: the command may still run here */
 		free(req);
 		if (fds[3] >= 0)
@@ -253,12 +254,12 @@ main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
-	if (servesock_read_full(s, &status, sizeof(status))) {
+	if (servesock_read_full(s, &status, sizeof(status)) ||
+	    !(status & SERVE_STATUS)) {
 		fail("the server went away before the command ended");
 		return EX_TEMPFAIL;
 	}
 	close(s);
-	if (status > 255)
-		status = 255;
-	return (int)status;
+	status &= ~SERVE_STATUS;
+	return status > 255 ? 255 : (int)status;
 }

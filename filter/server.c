@@ -227,6 +227,11 @@ become(struct server *sv, int conn, int *fds, guint32 um, char **argv,
 	for (i = 0; i < MAX_CHILDREN; i++)
 		if (sv->slots[i].pid)
 			close(sv->slots[i].conn);
+	/* the pid comes from here, not from the parent: a client that has
+	 * it knows the command runs, one that has not may run it itself
+	 * (were the parent to die between fork and write, it would run
+	 * twice) */
+	send_u32(conn, (guint32)getpid());
 	close(conn);
 	for (i = 0; i < 3; i++)
 		if (dup2(fds[i], i) < 0)
@@ -310,7 +315,6 @@ serve_one(struct server *sv, int conn, int *child_rc)
 	sv->slots[slot].pid = pid;
 	sv->slots[slot].conn = conn;
 	sv->nchildren++;
-	send_u32(conn, (guint32)pid);
 	conn = -1;
 out:
 	for (i = 0; i < SERVE_NFDS; i++)
@@ -338,8 +342,10 @@ reap(struct server *sv)
 			if (sv->slots[i].pid != pid)
 				continue;
 			send_u32(sv->slots[i].conn,
-				 WIFEXITED(st) ? (guint32)WEXITSTATUS(st)
-					       : 128u + (guint32)WTERMSIG(st));
+				 SERVE_STATUS |
+				     (WIFEXITED(st)
+					  ? (guint32)WEXITSTATUS(st)
+					  : 128u + (guint32)WTERMSIG(st)));
 			close(sv->slots[i].conn);
 			sv->slots[i].pid = 0;
 			sv->nchildren--;

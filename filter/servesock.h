@@ -9,9 +9,9 @@
  * folder), followed by hello.len bytes: hello.argc NUL-terminated argument
  * strings, then hello.envc NUL-terminated "NAME=value" strings. The server
  * answers with two 32-bit numbers in host order: the pid of the process
- * running the request, then its exit status (0-255, or 128 + the signal
- * that ended it). A server that closes the connection before sending the
- * pid ran nothing.
+ * running the request (sent by that process), then SERVE_STATUS with its
+ * exit status (0-255, or 128 + the signal that ended it). A connection
+ * closed, or a status, before the pid came means nothing ran.
  */
 #ifndef LORE_SERVESOCK_H
 #define LORE_SERVESOCK_H
@@ -24,6 +24,7 @@
 #define SERVE_NFDS 4
 #define SERVE_MAX_PAYLOAD (4u << 20) /* arguments and environment */
 #define SERVE_MAX_STRINGS 65536u
+#define SERVE_STATUS 0x80000000u /* marks a status: no pid has this bit */
 
 struct serve_hello {
 	uint32_t magic, version;
