@@ -87,9 +87,16 @@ $(BUILD_FLAGS): FORCE
 lore-am: filter/main.o filter/liblore.a
 	$(CC) $(ALL_LDFLAGS) -Wl,-z,now -o $@ filter/main.o filter/liblore.a $(LIBS)
 
-# the client links libc alone: its start-up is the cost per mail
+# The client links libc alone, statically: its start-up is the cost per
+# mail, and a static libc-only program skips the dynamic loader (about
+# 0.5 ms here). CLIENT_STATIC= links it dynamically; sanitizer builds do.
+ifdef SANITIZE
+CLIENT_STATIC ?=
+else
+CLIENT_STATIC ?= -static
+endif
 lore-am-client: filter/client.o filter/servesock.o
-	$(CC) $(ALL_LDFLAGS) -o $@ filter/client.o filter/servesock.o
+	$(CC) $(ALL_LDFLAGS) $(CLIENT_STATIC) -o $@ filter/client.o filter/servesock.o
 
 filter/client.o: ALL_CFLAGS += -DLORE_BINDIR='"$(BINDIR)"'
 

@@ -8,7 +8,8 @@
  * becomes lore-am itself (execv), so a recipe may always call it; with
  * LORE_AM_SERVER=auto it also starts a server for the next commands.
  *
- * libc only, on purpose: its start-up is the cost per mail.
+ * libc only (linked statically by default), on purpose: its start-up is
+ * the cost per mail.
  */
 #include "servesock.h"
 
