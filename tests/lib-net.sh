@@ -8,6 +8,10 @@
 #   free_port VAR                set VAR to a port nothing listens on
 #   lore NAME ARGS...            run lore-am with stdin from /dev/null;
 #                                $TRASH/NAME.out, NAME.err, NAME.rc
+#   fails NAME STATUS ERE DESC   check that run: exit STATUS, one line on
+#                                stderr matching "^lore-am: ERE" (grep -E),
+#                                nothing on stdout
+#   no_cache_entry               the cache holds no file
 #   gz_ok FILE                   FILE is a whole gzip stream
 
 TINY_N=0
@@ -45,6 +49,25 @@ lore() {
 	shift
 	"$LORE_AM" "$@" </dev/null >"$TRASH/$name.out" 2>"$TRASH/$name.err"
 	echo $? >"$TRASH/$name.rc"
+}
+
+fails() {
+	local rc lines
+	rc=$(cat "$TRASH/$1.rc")
+	lines=$(wc -l <"$TRASH/$1.err")
+	if [ "$rc" = "$2" ] && [ "$lines" = 1 ] &&
+	   grep -qE "^lore-am: $3" "$TRASH/$1.err" &&
+	   [ ! -s "$TRASH/$1.out" ]; then
+		ok 0 "$4"
+	else
+		ok 1 "$4"
+		echo "# exit $rc, stderr:"
+		head -c 2000 "$TRASH/$1.err" | sed 's/^/#   /'
+	fi
+}
+
+no_cache_entry() {
+	[ -z "$(find "$XDG_CACHE_HOME" -type f 2>/dev/null)" ]
 }
 
 gz_ok() {

@@ -62,25 +62,6 @@ curl -q -s --noproxy '*' -o "$TRASH/thread.gz" "$MIRROR/$ID1/t.mbox.gz"
 lore good -C -L "$MIRROR" "$ID1"
 is "$(cat "$TRASH/good.rc")" 0 "the real server answers"
 
-# a failure: exit STATUS, one line on stderr matching RE, nothing written
-fails() { # fails NAME STATUS RE DESCRIPTION
-	local rc lines
-	rc=$(cat "$TRASH/$1.rc")
-	lines=$(wc -l <"$TRASH/$1.err")
-	if [ "$rc" = "$2" ] && [ "$lines" = 1 ] &&
-	   grep -q "^lore-am: $3" "$TRASH/$1.err" &&
-	   [ ! -s "$TRASH/$1.out" ]; then
-		ok 0 "$4"
-	else
-		ok 1 "$4"
-		echo "# exit $rc, stderr:"
-		sed 's/^/#   /' "$TRASH/$1.err"
-	fi
-}
-no_cache_entry() {
-	[ -z "$(find "$XDG_CACHE_HOME" -type f 2>/dev/null)" ]
-}
-
 # ---------------------------------------------------------------- mirrors
 free_port DOWN || exit 1
 DOWN_URL=http://127.0.0.1:$DOWN/list
@@ -125,7 +106,7 @@ head -c $(($(wc -c <"$TRASH/thread.gz") / 2)) "$TRASH/thread.gz" \
 	>"$TRASH/truncated.gz"
 tiny_start TRUNC serve "$TRASH/truncated.gz" application/gzip || exit 1
 lore trunc -L "http://127.0.0.1:$TRUNC/list" "$ID1"
-fails trunc 75 "cannot fetch .*: the gzip data ends early (truncated answer)" \
+fails trunc 75 "cannot fetch .*: the gzip data ends early \(truncated answer\)" \
 	"a truncated gzip: exit 75"
 check "a truncated answer is not cached" no_cache_entry
 lore trunc-fb -L "http://127.0.0.1:$TRUNC/list" --fallback "$MIRROR" "$ID1"
@@ -163,7 +144,7 @@ check "no broken answer was cached" no_cache_entry
 tiny_start STALL stall || exit 1
 git config --global lore-am.stall-timeout 1
 lore stall -L "http://127.0.0.1:$STALL/list" "$ID1"
-fails stall 75 "cannot fetch .*: no data for 1 s (the server stalled)" \
+fails stall 75 "cannot fetch .*: no data for 1 s \(the server stalled\)" \
 	"a server that accepts and says nothing: exit 75 after the stall timeout"
 git config --global --unset lore-am.stall-timeout
 check "it was asked once" test "$(wc -l <"$TRASH/tiny$TINY_N.log")" = 1
@@ -173,7 +154,7 @@ head -c 20971520 /dev/zero | gzip -1 >"$TRASH/bomb.gz"
 tiny_start BOMB serve "$TRASH/bomb.gz" application/gzip || exit 1
 git config --global lore-am.max-size 1m
 lore bomb -L "http://127.0.0.1:$BOMB/list" "$ID1"
-fails bomb 2 "cannot fetch .*: the thread inflates to more than 1 MiB (see lore-am.max-size)" \
+fails bomb 2 "cannot fetch .*: the thread inflates to more than 1 MiB \(see lore-am.max-size\)" \
 	"a gzip bomb (20 MiB of zeros) stops at lore-am.max-size, exit 2"
 git config --global lore-am.max-size 500
 reqs=$(pi_requests)
@@ -223,7 +204,7 @@ for kv in stall-timeout=abc connect-timeout=0 max-size=12q cache-expire=-1; do
 done
 git config --global b4.cache-expire soon
 lore badb4 -L "$MIRROR" "$ID1"
-fails badb4 2 "git config lore-am.cache-expire (or b4.cache-expire): 'soon'" \
+fails badb4 2 "git config lore-am.cache-expire \(or b4.cache-expire\): 'soon'" \
 	"b4.cache-expire is the fallback, named in the error"
 git config --global --unset b4.cache-expire
 

@@ -13,25 +13,6 @@
 command -v gzip >/dev/null || skip_all "gzip not installed"
 plan 19
 
-# a failure: exit STATUS, one line on stderr matching RE, nothing written
-fails() { # fails NAME STATUS RE DESCRIPTION
-	local rc lines
-	rc=$(cat "$TRASH/$1.rc")
-	lines=$(wc -l <"$TRASH/$1.err")
-	if [ "$rc" = "$2" ] && [ "$lines" = 1 ] &&
-	   grep -qE "^lore-am: $3" "$TRASH/$1.err" &&
-	   [ ! -s "$TRASH/$1.out" ]; then
-		ok 0 "$4"
-	else
-		ok 1 "$4"
-		echo "# exit $rc, stderr:"
-		head -c 2000 "$TRASH/$1.err" | sed 's/^/#   /'
-	fi
-}
-no_cache_entry() {
-	[ -z "$(find "$XDG_CACHE_HOME" -type f 2>/dev/null)" ]
-}
-
 COVER=$("$SRC_DIR/bench/gen-thread.sh" --preset small -o "$TRASH/thread.mbox") ||
 	exit 1
 gzip -c "$TRASH/thread.mbox" >"$TRASH/thread.gz"
@@ -88,18 +69,14 @@ git config --global --unset lore-am.timeout
 # lore-am.max-size (512 MiB); memory is capped well below what it inflates to
 head -c 300000000 /dev/zero | gzip -1 >"$TRASH/bomb.gz"
 tiny_start BOMB serve "$TRASH/bomb.gz" application/gzip || exit 1
-(limit_vm 450000; exec "$LORE_AM" -L "http://127.0.0.1:$BOMB/list" "$COVER") \
-	</dev/null >"$TRASH/bomb.out" 2>"$TRASH/bomb.err"
-echo $? >"$TRASH/bomb.rc"
+(limit_vm 450000; lore bomb -L "http://127.0.0.1:$BOMB/list" "$COVER")
 fails bomb 2 "cannot fetch .*: a message of the thread inflates to more than 64 MiB" \
 	"a gzip bomb: stopped at the 64 MiB message limit, under a 450 MB cap"
 check "and not cached" no_cache_entry
 { printf 'From mboxrd@z Thu Jan  1 00:00:00 1970\nMessage-ID: <b@x>\n\n'
   yes 'no From_ line here, ever' | head -c 100000000; } | gzip -1 >"$TRASH/lines.gz"
 tiny_start LINES serve "$TRASH/lines.gz" application/gzip || exit 1
-(limit_vm 450000; exec "$LORE_AM" -L "http://127.0.0.1:$LINES/list" "$COVER") \
-	</dev/null >"$TRASH/lines.out" 2>"$TRASH/lines.err"
-echo $? >"$TRASH/lines.rc"
+(limit_vm 450000; lore lines -L "http://127.0.0.1:$LINES/list" "$COVER")
 fails lines 2 "cannot fetch .*: a message of the thread inflates to more than 64 MiB" \
 	"100 MB of text lines without a message boundary: the same"
 rm -f "$TRASH/bomb.gz" "$TRASH/lines.gz"
