@@ -14,8 +14,9 @@
  */
 #include "curllib.h"
 
+#include "util.h"
+
 #include <curl/curl.h>
-#include <gmodule.h>
 #include <stdarg.h>
 
 /* libcurl's soname has been libcurl.so.4 since 2006 */
@@ -42,39 +43,31 @@ curllib_error(void)
 static gboolean
 load(void)
 {
+	static const struct lore_sym syms[] = {
+		{ "curl_global_init", (gpointer *)&lib.global_init },
+		{ "curl_easy_init", (gpointer *)&lib.easy_init },
+		{ "curl_easy_setopt", (gpointer *)&lib.easy_setopt },
+		{ "curl_easy_perform", (gpointer *)&lib.easy_perform },
+		{ "curl_easy_getinfo", (gpointer *)&lib.easy_getinfo },
+		{ "curl_easy_cleanup", (gpointer *)&lib.easy_cleanup },
+		{ "curl_easy_strerror", (gpointer *)&lib.easy_strerror },
+	};
 	static int state; /* 0: not tried, 1: loaded, -1: failed */
-	GModule *m;
+	g_autofree char *why = NULL;
+	const char *missing;
 
 	if (state)
 		return state > 0;
-	state = -1;
-	m = g_module_open(CURLLIB_NAME,
-			  G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
-	if (!m) {
-		failed = g_strdup_printf("cannot load %s: %s", CURLLIB_NAME,
-					 g_module_error());
-		return FALSE;
-	}
-	if (g_module_symbol(m, "curl_global_init",
-			    (gpointer *)&lib.global_init) &&
-	    g_module_symbol(m, "curl_easy_init", (gpointer *)&lib.easy_init) &&
-	    g_module_symbol(m, "curl_easy_setopt",
-			    (gpointer *)&lib.easy_setopt) &&
-	    g_module_symbol(m, "curl_easy_perform",
-			    (gpointer *)&lib.easy_perform) &&
-	    g_module_symbol(m, "curl_easy_getinfo",
-			    (gpointer *)&lib.easy_getinfo) &&
-	    g_module_symbol(m, "curl_easy_cleanup",
-			    (gpointer *)&lib.easy_cleanup) &&
-	    g_module_symbol(m, "curl_easy_strerror",
-			    (gpointer *)&lib.easy_strerror)) {
+	if (lore_lib_load(CURLLIB_NAME, syms, G_N_ELEMENTS(syms), &why,
+			  &missing)) {
 		state = 1;
 		return TRUE;
 	}
-	failed = g_strdup_printf("cannot load %s: it lacks a function "
-				 "lore-am needs",
-				 CURLLIB_NAME);
-	g_module_close(m);
+	state = -1;
+	failed = why ? g_strdup_printf("cannot load %s: %s", CURLLIB_NAME, why)
+		     : g_strdup_printf("cannot load %s: it lacks a function "
+				       "lore-am needs",
+				       CURLLIB_NAME);
 	return FALSE;
 }
 

@@ -8,8 +8,7 @@
 #define NMLIB_NO_REDIRECT
 #include "nmlib.h"
 #include "nm.h"
-
-#include <gmodule.h>
+#include "util.h"
 
 struct nmlib nmlib;
 
@@ -18,28 +17,21 @@ nmlib_load(GError **err)
 {
 	static const char name[] =
 	    "libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION);
-	static GModule *mod;
+#define NMLIB_SYM(f) { #f, (gpointer *)&nmlib.f },
+	static const struct lore_sym syms[] = { NMLIB_FUNCTIONS(NMLIB_SYM) };
+#undef NMLIB_SYM
+	static gboolean loaded;
 	static char *failed; /* why the first attempt failed */
 
-	if (mod)
-		return TRUE;
-	if (!failed) {
-		GModule *m = g_module_open(name, G_MODULE_BIND_LAZY |
-						     G_MODULE_BIND_LOCAL);
+	if (!loaded && !failed) {
+		const char *missing;
 
-		if (!m)
-			failed = g_strdup(g_module_error());
-#define NMLIB_RESOLVE(f)                                                       \
-	if (m && !failed && !g_module_symbol(m, #f, (gpointer *)&nmlib.f))     \
-		failed = g_strdup_printf("%s has no %s", name, #f);
-		NMLIB_FUNCTIONS(NMLIB_RESOLVE)
-#undef NMLIB_RESOLVE
-		if (!failed)
-			mod = m;
-		else if (m)
-			g_module_close(m);
+		loaded = lore_lib_load(name, syms, G_N_ELEMENTS(syms), &failed,
+				       &missing);
+		if (!loaded && !failed)
+			failed = g_strdup_printf("%s has no %s", name, missing);
 	}
-	if (mod)
+	if (loaded)
 		return TRUE;
 	g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
 		    "cannot load the notmuch library: %s", failed);

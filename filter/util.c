@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <gmodule.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -291,6 +292,30 @@ lore_write_all(int fd, const void *data, size_t n)
 		}
 		p += w;
 		n -= w;
+	}
+	return TRUE;
+}
+
+gboolean
+lore_lib_load(const char *soname, const struct lore_sym *syms, guint n,
+	      char **why, const char **missing)
+{
+	GModule *m = g_module_open(soname,
+				   G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+	guint i;
+
+	*why = NULL;
+	*missing = NULL;
+	if (!m) {
+		*why = g_strdup(g_module_error());
+		return FALSE;
+	}
+	for (i = 0; i < n; i++) {
+		if (!g_module_symbol(m, syms[i].name, syms[i].slot)) {
+			*missing = syms[i].name;
+			g_module_close(m);
+			return FALSE;
+		}
 	}
 	return TRUE;
 }

@@ -105,4 +105,21 @@ char *lore_mask_fill(const char *mask, const char *value);
  * errno set on any other failure.
  */
 gboolean lore_write_all(int fd, const void *data, size_t n);
+
+/* A function to look up in a library, and where its address goes. */
+struct lore_sym {
+	const char *name;
+	gpointer *slot;
+};
+
+/*
+ * Load the shared library @soname (GModule: lazy, local binding) and look
+ * up each of the @n functions of @syms into its slot; the library then
+ * stays loaded. On failure nothing stays loaded and FALSE is returned,
+ * with either *@why set (g_free) to the loader's reason when the library
+ * could not be opened, or *@why NULL and *@missing naming the first
+ * function it lacks.
+ */
+gboolean lore_lib_load(const char *soname, const struct lore_sym *syms,
+		       guint n, char **why, const char **missing);
 #endif
