@@ -1,5 +1,5 @@
 # lore-am - build, test and install.
-#   make                 build ./lore-am and ./lore-am-client
+#   make                 build ./lore-am
 #   make check           run the test suite (TAP, through prove; TEST_JOBS
 #                        test files at a time, default one per CPU)
 #   make SANITIZE=1 check  the same, built with AddressSanitizer and UBSan;
@@ -65,7 +65,6 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
-LIB_OBJS += filter/servesock.o filter/server.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el
@@ -77,28 +76,13 @@ TESTS = tests/unit/run-units.t $(sort $(wildcard tests/t*.t))
 BUILD_FLAGS = filter/.build-flags
 TRACK = $(subst ','\'',$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS))
 
-all: lore-am lore-am-client
+all: lore-am
 
 $(BUILD_FLAGS): FORCE
 	@echo '$(TRACK)' | cmp -s - $@ || echo '$(TRACK)' > $@
 
-# -z now: every symbol bound at start, so the processes --server forks do
-# not each resolve the same ones again (and the GOT is read-only: full RELRO)
 lore-am: filter/main.o filter/liblore.a
-	$(CC) $(ALL_LDFLAGS) -Wl,-z,now -o $@ filter/main.o filter/liblore.a $(LIBS)
-
-# The client links libc alone, statically: its start-up is the cost per
-# mail, and a static libc-only program skips the dynamic loader (about
-# 0.5 ms here). CLIENT_STATIC= links it dynamically; sanitizer builds do.
-ifdef SANITIZE
-CLIENT_STATIC ?=
-else
-CLIENT_STATIC ?= -static
-endif
-lore-am-client: filter/client.o filter/servesock.o
-	$(CC) $(ALL_LDFLAGS) $(CLIENT_STATIC) -o $@ filter/client.o filter/servesock.o
-
-filter/client.o: ALL_CFLAGS += -DLORE_BINDIR='"$(BINDIR)"'
+	$(CC) $(ALL_LDFLAGS) -o $@ filter/main.o filter/liblore.a $(LIBS)
 
 filter/liblore.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $(LIB_OBJS)
@@ -132,12 +116,12 @@ TEST_ENV = LORE_AM_TOOL=sanitize \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(TOOL_LOGS)/ubsan
 endif
 
-check: lore-am lore-am-client units
+check: lore-am units
 	@rm -rf $(TOOL_LOGS) && mkdir -p $(TOOL_LOGS)
 	$(TEST_ENV) prove -j$(TEST_JOBS) -f $(TESTS)
 	@tests/tool-report $(TOOL_LOGS)
 
-valgrind-check: lore-am lore-am-client units
+valgrind-check: lore-am units
 ifdef SANITIZE
 	$(error valgrind-check needs a build without SANITIZE)
 endif
@@ -202,12 +186,11 @@ example: lore-am
 bench: lore-am
 	bench/run-bench.sh $(BENCH_ARGS)
 
-install: lore-am lore-am-client
+install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am lore-am-client hooks/lore-am-pipe notmuch/notmuch-lore-thread \
+	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
 		$(DESTDIR)$(BINDIR)/
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
-	install -m 644 doc/lore-am-client.1 $(DESTDIR)$(MANDIR)/man1/lore-am-client.1
 	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
 	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new
 
@@ -215,7 +198,7 @@ deps:
 	.ci/install-deps
 
 clean:
-	rm -f lore-am lore-am-client filter/*.o filter/liblore.a $(BUILD_FLAGS) $(UNIT_TESTS)
+	rm -f lore-am filter/*.o filter/liblore.a $(BUILD_FLAGS) $(UNIT_TESTS)
 	rm -f $(FUZZ_REPLAY)
 	rm -rf $(TOOL_LOGS)
 

@@ -278,31 +278,6 @@ if "$lore" --help 2>&1 | grep -c -- '--passthrough' >/dev/null; then
 	echo "- total $(awk -v t="$pt" 'BEGIN { printf("%.1f", t) }') s, **$(per_msg "$pt") ms per message**;" \
 		"the same loop with \`cat\` instead of lore-am: $(per_msg "$floor") ms per message" \
 		"(lore-am's own share: $(per_msg "$(awk -v a="$pt" -v b="$floor" 'BEGIN { print a - b }')") ms)"
-	# the same through a resident server (lore-am --server, lore-am-client)
-	client=$(dirname "$lore")/lore-am-client
-	if [ -x "$client" ]; then
-		say "timing lore-am-client --passthrough with a resident server"
-		sock=$work/lore-am.sock
-		"$lore" --server -q --socket "$sock" &
-		spid=$!
-		for _i in $(seq 100); do [ -S "$sock" ] && break; sleep 0.1; done
-		cp "$ptdir/copy" "$ptdir/copy.direct"
-		ls "$ptdir/out" | sort >"$ptdir/out.direct"
-		rm -rf "$ptdir/out" && mkdir -p "$ptdir/out"
-		ptc=$(LORE_AM_SOCKET=$sock LORE_AM_SERVER=require \
-			loop "'$client' --passthrough -q -m THREAD -o '$ptdir/out' <MSG >'$ptdir/copy' 2>>'$ptdir/err'")
-		kill "$spid" && wait "$spid" || true
-		same=yes
-		cmp -s "$ptdir/copy" "$ptdir/copy.direct" || same=no
-		ls "$ptdir/out" | sort | cmp -s - "$ptdir/out.direct" || same=no
-		echo "- through a resident server: \`lore-am --server\` started once," \
-			"then \`lore-am-client --passthrough -q -m THREAD -o OUT <MSG >COPY\`" \
-			"per message (LORE_AM_SERVER=require: no fallback)"
-		echo "- total $(awk -v t="$ptc" 'BEGIN { printf("%.1f", t) }') s," \
-			"**$(per_msg "$ptc") ms per message**" \
-			"(own share over the \`cat\` loop: $(per_msg "$(awk -v a="$ptc" -v b="$floor" 'BEGIN { print a - b }')") ms);" \
-			"same last copy and same output files as the direct runs: $same"
-	fi
 else
 	say "this lore-am has no --passthrough: not measured"
 	ref=$(loop "'$lore' -q -m THREAD -o '$ptdir/out' <MSG >/dev/null 2>>'$ptdir/err' || true")

@@ -42,9 +42,6 @@ struct cli {
 	gboolean passthrough;
 	gboolean status_header;
 	gboolean allow_unicode_control;
-	gboolean server;
-	char *socket;
-	int idle;
 	char **args;
 };
 

@@ -6,7 +6,6 @@
  */
 #include "cli.h"
 #include "lore.h"
-#include "server.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -99,15 +98,6 @@ entries(struct cli *c)
 		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write patches holding Unicode bidi or zero-width controls",
 		  NULL },
-		{ "server", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Stay resident and run the commands lore-am-client sends, each in a process forked ready",
-		  NULL },
-		{ "socket", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-		  "With --server: listen here (default: $LORE_AM_SOCKET, else lore-am.sock in the runtime folder)",
-		  "PATH" },
-		{ "idle", 0, 0, G_OPTION_ARG_INT, NULL,
-		  "With --server: exit after this many seconds without a request (default: never)",
-		  "SECONDS" },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -127,7 +117,6 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
-		&c->server,	 &c->socket,	       &c->idle,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};
@@ -151,8 +140,7 @@ static const char summary[] =
 	"--passthrough: 0 unless the mail itself could not be copied.\n"
 	"\n"
 	"Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
-	"mailbox's locks (default 10); LORE_AM_SOCKET, the socket of --server\n"
-	"and lore-am-client.";
+	"mailbox's locks (default 10).";
 
 static gboolean
 has_passthrough(int argc, char **argv)
@@ -178,56 +166,11 @@ cli_clear(struct cli *c)
 	g_free(c->source);
 	g_free(c->maildir);
 	g_free(c->append);
-	g_free(c->socket);
 	memset(c, 0, sizeof(*c));
-}
-
-static int lore_main(int argc, char **argv, gboolean served);
-
-/* What a process forked by the server runs: GMime is set up already. */
-static int
-served_main(int argc, char **argv)
-{
-	return lore_main(argc, argv, TRUE);
-}
-
-static int
-serve(struct cli *c)
-{
-	struct server_opts o = { .socket = c->socket,
-				 .idle = c->idle,
-				 .quiet = c->quiet,
-				 .run = served_main };
-	GError *err = NULL;
-	int rc;
-
-	if (c->passthrough || c->thread || c->args || c->mboxes) {
-		lore_err("--server takes no command of its own: lore-am-client sends them");
-		return LORE_EUSAGE;
-	}
-	if (c->idle < 0) {
-		lore_err("--idle takes a number of seconds");
-		return LORE_EUSAGE;
-	}
-	g_mime_init();
-	rc = server_run(&o, &err);
-	g_mime_shutdown();
-	/* in a forked child, rc is its command's and err is not set */
-	if (err) {
-		lore_err("%s", err->message);
-		g_error_free(err);
-	}
-	return rc;
 }
 
 int
 main(int argc, char **argv)
-{
-	return lore_main(argc, argv, FALSE);
-}
-
-static int
-lore_main(int argc, char **argv, gboolean served)
 {
 	struct cli c = { 0 };
 	GOptionContext *ctx;
@@ -253,20 +196,7 @@ lore_main(int argc, char **argv, gboolean served)
 		cli_clear(&c);
 		return 0;
 	}
-	if (c.server && served) {
-		lore_err("--server cannot be run by a server");
-		cli_clear(&c);
-		return LORE_EUSAGE;
-	}
-	if (c.server) {
-		rc = serve(&c);
-		cli_clear(&c);
-		return rc;
-	}
-	if (c.socket || c.idle) {
-		lore_err("--socket and --idle go with --server");
-		rc = LORE_EUSAGE;
-	} else if (c.use_version < 0) {
+	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
 		rc = LORE_EUSAGE;
 	} else {
@@ -281,11 +211,9 @@ lore_main(int argc, char **argv, gboolean served)
 		/* a file size limit must fail the write (EFBIG), not kill us
 		 * halfway: the temporary file is then removed and reported */
 		signal(SIGXFSZ, SIG_IGN);
-		if (!served)
-			g_mime_init();
+		g_mime_init();
 		rc = c.passthrough ? run_passthrough(&c, LORE_OK) : run_cli(&c);
-		if (!served)
-			g_mime_shutdown();
+		g_mime_shutdown();
 	}
 	cli_clear(&c);
 	return rc;

@@ -10,7 +10,7 @@ dest=$TRASH/dest
 make -s -C "$SRC_DIR" install DESTDIR="$dest" PREFIX=/opt/la >"$TRASH/out" 2>&1
 is $? 0 "make install DESTDIR=... PREFIX=... succeeds"
 is "$(cd "$dest" && find . -type f | sort | tr '\n' ' ')" \
-	"./opt/la/bin/lore-am ./opt/la/bin/lore-am-client ./opt/la/bin/lore-am-pipe ./opt/la/bin/notmuch-lore-thread ./opt/la/share/lore-am/aerc-binds.conf ./opt/la/share/lore-am/lore-am.el ./opt/la/share/lore-am/lore-am.muttrc ./opt/la/share/lore-am/maildrop ./opt/la/share/lore-am/notmuch-post-new ./opt/la/share/lore-am/procmailrc ./opt/la/share/man/man1/lore-am-client.1 ./opt/la/share/man/man1/lore-am.1 " \
+	"./opt/la/bin/lore-am ./opt/la/bin/lore-am-pipe ./opt/la/bin/notmuch-lore-thread ./opt/la/share/lore-am/aerc-binds.conf ./opt/la/share/lore-am/lore-am.el ./opt/la/share/lore-am/lore-am.muttrc ./opt/la/share/lore-am/maildrop ./opt/la/share/lore-am/notmuch-post-new ./opt/la/share/lore-am/procmailrc ./opt/la/share/man/man1/lore-am.1 " \
 	"the program, the wrappers, the snippets and the man page"
 share=$dest/opt/la/share/lore-am
 same=0
