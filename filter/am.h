@@ -1,29 +1,19 @@
 /*
  * am.h - one am-ready message: the patch mail rewritten the way b4 writes
  * it (git mailinfo's author, date and subject; "[PATCH vN i/N]" prefix;
- * follow-up trailers merged into the commit message; plain UTF-8 text).
+ * follow-up trailers merged into the commit message by followup_merge();
+ * plain UTF-8 text).
  *
  * Ownership: am_message() returns a new string (g_free) holding the message
- * without any mbox From_ line; struct am_opts is owned by the caller.
+ * without any mbox From_ line; the options are the caller's.
  */
 #ifndef LORE_AM_H
 #define LORE_AM_H
 
 #include <glib.h>
 
+#include "followup.h"
 #include "series.h"
-
-struct am_opts {
-	gboolean add_trailers;    /* false with -T */
-	gboolean add_my_sob;      /* -s */
-	gboolean add_link;        /* -l */
-	char *link_trailer;       /* "Link: https://patch.msgid.link/%s" */
-	gboolean cc_trailers;     /* --cc-trailers */
-	char *trailer_order;      /* globs, "," separated, or NULL */
-	GPtrArray *ignore_from;   /* lower-case addresses (char *) */
-	char *user_name;          /* git config user.name, or NULL */
-	char *user_email;
-};
 
 /* What was done to one patch, for the summary. */
 struct am_note {
@@ -39,7 +29,7 @@ void am_note_clear(struct am_note *n);
  * (b4's .cover file). @note may be NULL.
  */
 char *am_message(const struct series_entry *e, GPtrArray *followups,
-		 const struct am_opts *o, gboolean for_cover,
+		 const struct followup_opts *o, gboolean for_cover,
 		 struct am_note *note);
 
 /* The "[PATCH RFC vN i/N]" prefix b4 gives the subject of @e. */

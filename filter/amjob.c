@@ -5,8 +5,9 @@
  * link and base-commit lines with the git commands to use them.
  */
 #include "amjob.h"
+#include "cherrypick.h"
+#include "followup.h"
 #include "series.h"
-#include "trailer.h"
 #include "util.h"
 #include "writer.h"
 
@@ -106,36 +107,6 @@ report_missing(struct series *ser, GHashTable *pick,
 }
 
 static void
-report_mismatches(struct series_set *s)
-{
-	GHashTable *seen;
-	guint i;
-
-	if (!s->mismatches->len)
-		return;
-	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	lore_info("---");
-	lore_info("NOTE: some trailers ignored due to from/email mismatches:");
-	for (i = 0; i < s->mismatches->len; i++) {
-		const struct trailer *t = s->mismatches->pdata[i];
-		char *line = trailer_string(t, FALSE);
-		g_autofree char *from = NULL;
-
-		if (g_hash_table_contains(seen, line)) {
-			g_free(line);
-			continue;
-		}
-		g_hash_table_add(seen, line);
-		say_safe("    ! Trailer: ", line);
-		from = g_strdup_printf("%s <%s>", t->src->from_name,
-				       t->src->from_email);
-		say_safe("     Msg From: ", from);
-	}
-	lore_info("NOTE: Rerun with -S to apply them anyway");
-	g_hash_table_destroy(seen);
-}
-
-static void
 report_base(struct series *ser, const char *branch, const char *file)
 {
 	if (ser->base_commit) {
@@ -178,7 +149,7 @@ refuse_unsafe(const struct spatch *p, const char *msg,
 
 /* Build the mbox (and the cover letter) in memory. */
 static int
-build(struct series_set *s, struct series *ser, GHashTable *pick,
+build(struct followups *f, struct series *ser, GHashTable *pick,
       const struct amjob_opts *o, GString *mbox, GString *cover,
       guint *count)
 {
@@ -217,8 +188,8 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 			i = j;
 			continue;
 		}
-		fu = series_followups(s, ser, e);
-		msg = am_message(e, fu, &o->am, FALSE, &note);
+		fu = followup_for(f, ser, e);
+		msg = am_message(e, fu, &o->trailers, FALSE, &note);
 		g_ptr_array_free(fu, TRUE);
 		if ((rc = refuse_unsafe(e->p, msg, o))) {
 			g_free(msg);
@@ -245,7 +216,7 @@ build(struct series_set *s, struct series *ser, GHashTable *pick,
 	}
 	if (cp && cover) {
 		struct series_entry ce = { cp, ser->revision, 0 };
-		char *msg = am_message(&ce, NULL, &o->am, TRUE, NULL);
+		char *msg = am_message(&ce, NULL, &o->trailers, TRUE, NULL);
 
 		rc = refuse_unsafe(cp, msg, o);
 		g_string_append(cover, msg);
@@ -283,9 +254,9 @@ note_result(struct series *ser, struct amjob_result *r)
 }
 
 int
-amjob_run(struct thread *t, const struct amjob_opts *o)
+amjob_run(struct series_set *s, const struct amjob_opts *o)
 {
-	struct series_set *s;
+	struct followups *f = NULL;
 	struct series *ser;
 	GHashTable *pick = NULL;
 	GString *mbox = NULL, *cover = NULL;
@@ -295,8 +266,7 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	guint count = 0, i;
 	int rc = LORE_OK;
 
-	lore_info("Analyzing %u messages in the thread", t->msgs->len);
-	s = series_analyse(t, o->sloppy);
+	lore_info("Analyzing %u messages in the thread", s->thread->msgs->len);
 	ser = series_get(s, o->use_version);
 	if (!ser) {
 		if (o->use_version)
@@ -311,7 +281,7 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		note_result(ser, o->result);
 	report_revisions(s, ser, o);
 	if (o->cherry_pick) {
-		pick = series_cherrypick(ser, o->cherry_pick, o->target, &err);
+		pick = cherrypick_parse(ser, o->cherry_pick, o->target, &err);
 		if (!pick) {
 			lore_err("%s", err->message);
 			rc = err->code;
@@ -325,12 +295,13 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	mbox = g_string_new(NULL);
 	if (o->outdir)
 		cover = g_string_new(NULL);
-	rc = build(s, ser, pick, o, mbox, cover, &count);
+	f = followup_collect(s, o->sloppy);
+	rc = build(f, ser, pick, o, mbox, cover, &count);
 	if (rc)
 		goto out;
 	lore_info("---");
 	lore_info("Total patches: %u", count);
-	report_mismatches(s);
+	followup_report(f);
 	for (i = 0; i < s->warnings->len; i++) {
 		if (!i)
 			lore_info("---");
@@ -385,6 +356,6 @@ out:
 		g_string_free(mbox, TRUE);
 	if (cover)
 		g_string_free(cover, TRUE);
-	series_set_free(s);
+	followup_free(f);
 	return rc;
 }

@@ -1,10 +1,11 @@
 /*
- * amjob.h - the am job: from a thread to the am-ready output. Picks the
- * revision, refuses an incomplete series unless told otherwise, builds each
- * am-ready message, prints the summary on stderr and writes the result.
+ * amjob.h - the am job: from the analysed series to the am-ready output.
+ * Picks the revision, refuses an incomplete series unless told otherwise,
+ * runs the trailers stage, builds each am-ready message, prints the
+ * summary on stderr and writes the result.
  *
  * Ownership: struct amjob_opts is the caller's; amjob_run() borrows it and
- * the thread for the duration of the call. A struct amjob_result is filled
+ * the series set (and so its thread) for the duration of the call. A struct amjob_result is filled
  * by amjob_run() and owned by the caller, who frees its contents with
  * amjob_result_clear().
  */
@@ -14,7 +15,7 @@
 #include <glib.h>
 
 #include "am.h"
-#include "thread.h"
+#include "series.h"
 
 /* What the job found, for callers that report it (--passthrough). */
 struct amjob_result {
@@ -29,7 +30,7 @@ struct amjob_result {
 void amjob_result_clear(struct amjob_result *r);
 
 struct amjob_opts {
-	struct am_opts am;
+	struct followup_opts trailers;
 	int use_version;          /* 0: the latest */
 	char *cherry_pick;        /* or NULL */
 	gboolean sloppy;
@@ -43,6 +44,6 @@ struct amjob_opts {
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */
-int amjob_run(struct thread *t, const struct amjob_opts *o);
+int amjob_run(struct series_set *s, const struct amjob_opts *o);
 
 #endif

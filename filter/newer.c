@@ -130,29 +130,26 @@ pick(struct thread *found, const struct spatch *head, const char *change_id,
 }
 
 int
-newer_run(struct thread *t, struct source *archive, const struct lore_opts *o,
-	  gboolean use, GError **err)
+newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
+	    char **newer)
 {
-	struct series_set *s;
 	struct series *ser;
 	struct spatch *head;
-	struct thread *found = NULL, *extra = NULL;
+	struct thread *found = NULL;
 	struct message *m;
 	g_autofree char *query = NULL, *id = NULL, *subj = NULL, *cid = NULL;
 	GError *e = NULL;
-	int rc = LORE_OK, rev = 0;
+	int rc, rev = 0;
 
+	*newer = NULL;
 	if (o->offline) {
 		lore_info("--offline: not checking for newer revisions");
 		return LORE_OK;
 	}
-	s = series_analyse(t, FALSE);
 	ser = series_get(s, 0);
 	head = ser ? series_head(ser) : NULL;
-	if (!head) {
-		series_set_free(s);
+	if (!head)
 		return LORE_OK;
-	}
 	cid = newer_change_id(message_body(head->msg));
 	query = newer_query(head->subj.title, head->msg->from_email, cid,
 			    head->msg->date);
@@ -166,7 +163,7 @@ newer_run(struct thread *t, struct source *archive, const struct lore_opts *o,
 			 e->message);
 	}
 	g_clear_error(&e);
-	rc = LORE_OK;
+	thread_free(found);
 	if (!id) {
 		lore_info("No newer revision than v%d found", ser->revision);
 	} else if (!use) {
@@ -178,15 +175,7 @@ newer_run(struct thread *t, struct source *archive, const struct lore_opts *o,
 	} else {
 		lore_info("Newer revision found: v%d, \"%s\"; using it", rev,
 			  subj);
-		extra = thread_new();
-		rc = source_fetch(archive, id, extra, err);
-		if (rc == LORE_OK) {
-			thread_prune(extra, id, FALSE);
-			thread_merge(t, extra);
-		}
+		*newer = g_steal_pointer(&id);
 	}
-	series_set_free(s);
-	thread_free(found);
-	thread_free(extra);
-	return rc;
+	return LORE_OK;
 }

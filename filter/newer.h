@@ -3,8 +3,9 @@
  * in another thread? The archive's search is asked for mail from the
  * series' author with the series' title since it was sent; a patch or
  * cover letter among the answers with a higher revision is newer. With
- * --use-newer its thread (its reply tree) joins ours, so the series code
- * picks it and carries over trailers given to unchanged patches.
+ * --use-newer the caller has its thread (its reply tree) join ours
+ * (gather_more()), so the series code picks it and the trailers stage
+ * carries over trailers given to unchanged patches.
  *
  * Ownership: everything is borrowed for the duration of the call.
  */
@@ -14,17 +15,15 @@
 #include <glib.h>
 
 #include "lore.h"
-#include "source.h"
-#include "thread.h"
+#include "series.h"
 
 /*
- * Check, say what was found on stderr, and with @use add the newer
- * revision's thread to @t through @archive. A failed search is only a
- * warning; a failure to fetch the newer thread is returned (lore_status)
- * with @err set.
+ * Check, and say what was found on stderr. With @use, *@newer is set to
+ * the id of the newer revision's first message (g_free), for the caller
+ * to fetch its thread; else NULL. A failed search is only a warning.
  */
-int newer_run(struct thread *t, struct source *archive,
-	      const struct lore_opts *o, gboolean use, GError **err);
+int newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
+		char **newer);
 
 /*
  * The search query for a series:

@@ -21,12 +21,6 @@
 
 #include <string.h>
 
-GQuark
-nm_error_quark(void)
-{
-	return g_quark_from_static_string("lore-am-notmuch-error");
-}
-
 #ifdef LORE_NO_NOTMUCH
 
 gboolean
@@ -39,7 +33,7 @@ static int
 nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 {
 	g_set_error(
-	    err, NM_ERROR, NM_ERROR_UNAVAILABLE,
+	    err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
 	    "notmuch support is not compiled in (built with NO_NOTMUCH=1)");
 	return LORE_EUSAGE;
 }
@@ -136,20 +130,20 @@ nm_open(struct nm *p, GError **err)
 	case NOTMUCH_STATUS_PATH_ERROR:
 		/* PATH_ERROR: .notmuch is there but its Xapian folder is not
 		 * (yet, or for the moment): being created or compacted */
-		g_set_error(err, NM_ERROR, NM_ERROR_BUSY,
+		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_BUSY,
 			    "cannot read the notmuch database: %s", why);
 		return TRY_AGAIN;
 	case NOTMUCH_STATUS_NO_CONFIG:
-		g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
+		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
 			    "no notmuch configuration found (NOTMUCH_CONFIG, "
 			    "~/.notmuch-config)");
 		return TRY_FAIL;
 	case NOTMUCH_STATUS_NO_DATABASE:
-		g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
+		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
 			    "no notmuch database configured ([database] path)");
 		return TRY_FAIL;
 	default:
-		g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
+		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
 			    "cannot open the notmuch database: %s", why);
 		return TRY_FAIL;
 	}
@@ -161,7 +155,7 @@ busy(GError **err, const char *what, notmuch_database_t *db)
 	g_autofree char *why = clean_msg(
 	    db ? notmuch_database_status_string(db) : NULL, "Xapian exception");
 
-	g_set_error(err, NM_ERROR, NM_ERROR_BUSY, "%s: %s", what, why);
+	g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_BUSY, "%s: %s", what, why);
 	return TRY_AGAIN;
 }
 
@@ -298,7 +292,7 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 	guint i;
 
 	if (!msgid) {
-		g_set_error(err, NM_ERROR, NM_ERROR_FAILED,
+		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_FAILED,
 			    "notmuch needs a Message-ID to look up");
 		return LORE_EUSAGE;
 	}
@@ -322,7 +316,7 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 		g_ptr_array_free(got, TRUE);
 		if (rc == TRY_AGAIN) {
 			g_set_error(
-			    err, NM_ERROR, NM_ERROR_BUSY,
+			    err, SOURCE_ERROR, SOURCE_ERROR_BUSY,
 			    "the notmuch database stayed busy for %.1f s (%s); "
 			    "try again when notmuch new is done",
 			    p->retry_ms / 1000.0, e->message);

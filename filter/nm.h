@@ -15,22 +15,6 @@
 
 #include "source.h"
 
-/*
- * Why a notmuch fetch failed, beside the lore_status it returns:
- * NM_ERROR_UNAVAILABLE (returned as LORE_EUSAGE) means there is no notmuch
- * set-up to ask (no config, no database, or support not compiled in), which
- * the automatic choice of source skips silently; NM_ERROR_BUSY (returned as
- * LORE_ETEMP) means the database stayed unreadable for the whole retry time.
- */
-#define NM_ERROR (nm_error_quark())
-GQuark nm_error_quark(void);
-
-enum nm_error {
-	NM_ERROR_UNAVAILABLE,
-	NM_ERROR_BUSY,
-	NM_ERROR_FAILED,
-};
-
 /* Was lore-am built with libnotmuch? */
 gboolean nm_compiled_in(void);
 
@@ -40,7 +24,8 @@ gboolean nm_compiled_in(void);
  * when @msgid itself is unknown to notmuch but the thread already holds it
  * (piped on stdin), the threads of the ids it replies to are used instead.
  * A Xapian error while opening or reading (the database being rewritten by
- * a writer) is retried for @retry_ms milliseconds before NM_ERROR_BUSY.
+ * a writer) is retried for @retry_ms milliseconds before SOURCE_ERROR_BUSY;
+ * no notmuch set-up to ask is SOURCE_ERROR_UNAVAILABLE.
  */
 struct source *source_notmuch_new(guint retry_ms);
 

@@ -33,7 +33,7 @@ nmlib_load(GError **err)
 	}
 	if (loaded)
 		return TRUE;
-	g_set_error(err, NM_ERROR, NM_ERROR_UNAVAILABLE,
+	g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
 		    "cannot load the notmuch library: %s", failed);
 	return FALSE;
 }

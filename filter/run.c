@@ -14,8 +14,7 @@
 #include "newer.h"
 #include "nm.h"
 #include "passthrough.h"
-#include "source.h"
-#include "sources.h"
+#include "gather.h"
 #include "thread.h"
 #include "threadout.h"
 #include "util.h"
@@ -60,24 +59,24 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 {
 	const char *v;
 
-	o->am.add_trailers = !c->no_add_trailers;
-	o->am.add_my_sob = c->add_my_sob;
-	o->am.add_link = c->add_link;
-	o->am.cc_trailers = c->cc_trailers;
+	o->trailers.add_trailers = !c->no_add_trailers;
+	o->trailers.add_my_sob = c->add_my_sob;
+	o->trailers.add_link = c->add_link;
+	o->trailers.cc_trailers = c->cc_trailers;
 	v = config_get(cfg, "linktrailermask", "linktrailermask");
 	if (v) {
-		o->am.link_trailer = g_strdup(v);
+		o->trailers.link_trailer = g_strdup(v);
 	} else if ((v = config_get(cfg, "linkmask", NULL))) {
-		o->am.link_trailer = g_strconcat("Link: ", v, NULL);
+		o->trailers.link_trailer = g_strconcat("Link: ", v, NULL);
 	} else {
-		o->am.link_trailer = g_strdup(DEFAULT_LINK_TRAILER);
+		o->trailers.link_trailer = g_strdup(DEFAULT_LINK_TRAILER);
 	}
-	o->am.trailer_order =
+	o->trailers.trailer_order =
 		g_strdup(config_get(cfg, "trailer-order", "trailer-order"));
-	o->am.ignore_from = split_list(
+	o->trailers.ignore_from = split_list(
 		config_get(cfg, "trailers-ignore-from", "trailers-ignore-from"));
-	o->am.user_name = g_strdup(config_raw(cfg, "user.name"));
-	o->am.user_email = g_strdup(config_raw(cfg, "user.email"));
+	o->trailers.user_name = g_strdup(config_raw(cfg, "user.name"));
+	o->trailers.user_email = g_strdup(config_raw(cfg, "user.email"));
 	o->use_version = c->use_version;
 	o->cherry_pick = c->cherry_pick;
 	o->sloppy = c->sloppy;
@@ -92,11 +91,11 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 static void
 clear_opts(struct amjob_opts *o)
 {
-	g_free(o->am.link_trailer);
-	g_free(o->am.trailer_order);
-	g_ptr_array_free(o->am.ignore_from, TRUE);
-	g_free(o->am.user_name);
-	g_free(o->am.user_email);
+	g_free(o->trailers.link_trailer);
+	g_free(o->trailers.trailer_order);
+	g_ptr_array_free(o->trailers.ignore_from, TRUE);
+	g_free(o->trailers.user_name);
+	g_free(o->trailers.user_email);
 	g_free(o->link_mask);
 }
 
@@ -242,12 +241,12 @@ setup_lore(struct lore_opts *lo, const struct cli *c, struct config *cfg)
 
 /* --source, else git config lore-am.source, else auto; -N forces notmuch. */
 static int
-choose_mode(const struct cli *c, struct config *cfg, enum sources_mode *mode)
+choose_mode(const struct cli *c, struct config *cfg, enum gather_mode *mode)
 {
 	const char *v = c->source ? c->source : config_get(cfg, "source", NULL);
 
-	*mode = SOURCES_AUTO;
-	if (v && !sources_parse_mode(v, mode)) {
+	*mode = GATHER_AUTO;
+	if (v && !gather_parse_mode(v, mode)) {
 		g_autofree char *s = lore_term_safe(v, -1);
 
 		lore_err("unknown source '%s' in %s: use auto, notmuch, lore or mbox",
@@ -255,28 +254,28 @@ choose_mode(const struct cli *c, struct config *cfg, enum sources_mode *mode)
 		return LORE_EUSAGE;
 	}
 	if (c->notmuch) {
-		if (c->source && *mode != SOURCES_NOTMUCH) {
+		if (c->source && *mode != GATHER_NOTMUCH) {
 			g_autofree char *s = lore_term_safe(c->source, -1);
 
 			lore_err("-N and --source %s contradict each other", s);
 			return LORE_EUSAGE;
 		}
-		*mode = SOURCES_NOTMUCH;
+		*mode = GATHER_NOTMUCH;
 	}
 	return LORE_OK;
 }
 
 static int
-add_sources(const struct cli *c, enum sources_mode mode, const char *target,
-	    struct sources *s)
+add_sources(const struct cli *c, enum gather_mode mode, const char *target,
+	    struct gather *s)
 {
 	guint i;
 
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
-		sources_add_local(s, source_mbox_new(c->mboxes[i]),
-				  SOURCES_REQUIRED);
+		gather_add_local(s, source_mbox_new(c->mboxes[i]),
+				  GATHER_REQUIRED);
 	switch (mode) {
-	case SOURCES_NOTMUCH:
+	case GATHER_NOTMUCH:
 		if (!nm_compiled_in()) {
 			lore_err("-N: notmuch support is not compiled in (built with NO_NOTMUCH=1)");
 			return LORE_EUSAGE;
@@ -285,85 +284,94 @@ add_sources(const struct cli *c, enum sources_mode mode, const char *target,
 			lore_err("-N needs a Message-ID: pipe the message in or give it as an argument");
 			return LORE_EUSAGE;
 		}
-		sources_add_local(s, source_notmuch_new(NM_RETRY_MS),
-				  SOURCES_REQUIRED);
+		gather_add_local(s, source_notmuch_new(NM_RETRY_MS),
+				  GATHER_REQUIRED);
 		break;
-	case SOURCES_AUTO:
-		sources_add_local(s, source_notmuch_new(NM_RETRY_MS),
-				  SOURCES_FALLBACK);
+	case GATHER_AUTO:
+		gather_add_local(s, source_notmuch_new(NM_RETRY_MS),
+				  GATHER_FALLBACK);
 		break;
-	case SOURCES_MBOX:
+	case GATHER_MBOX:
 		if (!c->mboxes) {
 			lore_err("--source mbox needs -m PATH");
 			return LORE_EUSAGE;
 		}
 		break;
-	case SOURCES_LORE:
+	case GATHER_LORE:
 		break;
 	}
 	return LORE_OK;
 }
 
-/* The thread of @target from the sources, pruned to its reply tree. */
+/*
+ * The thread of @target from the sources, cut to its reply tree, and its
+ * series outline (NULL with --thread).
+ */
 static int
-gather(const struct cli *c, struct sources *s, const char *target,
-       struct message *piped, struct thread **out)
+gather(struct gather *g, const char *target, struct message *piped,
+       struct thread **out, struct series_set **outline)
 {
-	struct thread *t = thread_new();
+	struct thread *t = NULL;
 	GError *err = NULL;
 	g_autofree char *said = NULL;
 	guint i;
 	int rc;
 
-	*out = NULL;
-	/*
-	 * The piped message goes in first, so that the sources can use it
-	 * (notmuch finds a thread through the ids it answers), but only
-	 * provisionally: a source's copy, untouched by the mail client,
-	 * replaces it, and what is left moves to the end, so that neither the
-	 * thread's order nor the trailers' depends on which message of the
-	 * thread the user happened to pipe.
-	 */
-	if (piped)
-		thread_add_provisional(t, g_steal_pointer(&piped), "stdin");
-	rc = sources_gather(s, target, t, &err);
+	rc = gather_run(g, target, piped, &t, outline, &err);
 	if (rc) {
 		lore_err("%s", err->message);
 		g_error_free(err);
-		thread_free(t);
 		return rc;
 	}
-	thread_settle(t);
 	if (t->too_big)
 		lore_err("warning: %u message(s) larger than %s skipped",
 			 t->too_big, LORE_MAX_MESSAGE_TEXT);
-	for (i = 0; i < s->notes->len; i++)
-		lore_info("NOTE: %s", (char *)s->notes->pdata[i]);
-	if (!s->asked->len) {
-		lore_err("no thread source: give -m MBOX, set up notmuch, or let lore-am use the archive");
-		thread_free(t);
-		return LORE_EUSAGE;
-	}
-	if (target) {
-		if (!thread_get(t, target)) {
-			g_autofree char *id = lore_term_safe(target, -1);
-			g_autofree char *names = NULL;
-			GString *n = g_string_new(NULL);
+	for (i = 0; i < g->notes->len; i++)
+		lore_info("NOTE: %s", (char *)g->notes->pdata[i]);
+	if (target && !thread_get(t, target)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+		g_autofree char *names = NULL;
+		GString *n = g_string_new(NULL);
 
-			for (i = 0; i < s->asked->len; i++)
-				g_string_append_printf(n, "%s%s", i ? ", " : "",
-						       (char *)s->asked->pdata[i]);
-			names = lore_term_safe(n->str, -1);
-			g_string_free(n, TRUE);
-			lore_err("message <%s> is not in %s", id, names);
-			thread_free(t);
-			return LORE_ENOTFOUND;
-		}
-		thread_prune(t, target, c->no_parent);
+		for (i = 0; i < g->asked->len; i++)
+			g_string_append_printf(n, "%s%s", i ? ", " : "",
+					       (char *)g->asked->pdata[i]);
+		names = lore_term_safe(n->str, -1);
+		g_string_free(n, TRUE);
+		lore_err("message <%s> is not in %s", id, names);
+		series_set_free(*outline);
+		*outline = NULL;
+		thread_free(t);
+		return LORE_ENOTFOUND;
 	}
-	said = sources_summary(t);
+	said = gather_summary(t);
 	lore_info("%s", said);
 	*out = t;
+	return LORE_OK;
+}
+
+/* -c/--use-newer: the newer revision's thread joins @t, @s is made anew. */
+static int
+use_newer(const struct cli *c, struct gather *g, const struct lore_opts *lo,
+	  struct thread *t, struct series_set **s)
+{
+	g_autofree char *id = NULL;
+	GError *err = NULL;
+	int rc;
+
+	rc = newer_check(*s, lo, c->use_newer, &id);
+	if (rc || !id)
+		return rc;
+	if (!g->archive)
+		gather_set_archive(g, source_lore_new(lo));
+	rc = gather_more(g, id, t, &err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return rc;
+	}
+	series_set_free(*s);
+	*s = series_analyse(t);
 	return LORE_OK;
 }
 
@@ -377,27 +385,26 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 {
 	struct amjob_opts o = { 0 };
 	struct lore_opts lo = { 0 };
-	struct sources *srcs = NULL;
-	struct source *search = NULL;
+	struct gather *g = NULL;
 	struct thread *t = NULL;
-	enum sources_mode mode;
+	struct series_set *s = NULL;
+	enum gather_mode mode;
 	gboolean archive, newer = c->check_newer || c->use_newer;
 	int rc;
 
 	rc = choose_mode(c, cfg, &mode);
+	if (!rc && c->thread && !target) {
+		lore_err("--thread needs a message: pipe one in or give its Message-ID");
+		rc = LORE_EUSAGE;
+	}
 	if (rc) {
 		message_free(piped);
 		return rc;
 	}
-	if (c->thread && !target) {
-		lore_err("--thread needs a message: pipe one in or give its Message-ID");
-		message_free(piped);
-		return LORE_EUSAGE;
-	}
 	/* the archive completes what is local; mailboxes given alone are the
 	 * whole story (no network), unless -L names an archive */
-	archive = mode == SOURCES_LORE ||
-		  (mode == SOURCES_AUTO && (!c->mboxes || c->lore));
+	archive = mode == GATHER_LORE ||
+		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
 	if (archive || newer) {
 		rc = setup_lore(&lo, c, cfg);
 		if (rc) {
@@ -405,49 +412,38 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 			goto out;
 		}
 	}
-	srcs = sources_new();
-	srcs->use_version = c->use_version;
-	srcs->no_parent = c->no_parent;
-	srcs->whole_thread = c->thread;
+	g = gather_new();
+	g->use_version = c->use_version;
+	g->no_parent = c->no_parent;
+	g->whole_thread = c->thread;
 	/* offline, the archive source reads only its cache (lore.c) */
-	srcs->complete = c->check_newer && archive;
+	g->complete = c->check_newer && archive;
 	if (archive)
-		sources_set_archive(srcs, source_lore_new(&lo));
-	rc = add_sources(c, mode, target, srcs);
+		gather_set_archive(g, source_lore_new(&lo));
+	rc = add_sources(c, mode, target, g);
 	if (rc) {
 		message_free(piped);
 		goto out;
 	}
-	rc = gather(c, srcs, target, piped, &t);
+	rc = gather(g, target, piped, &t, &s);
 	if (rc)
 		goto out;
 	if (c->thread) {
 		rc = run_thread(t, c, target);
 		goto out;
 	}
-	if (newer) {
-		GError *err = NULL;
-
-		if (!srcs->archive)
-			search = source_lore_new(&lo);
-		rc = newer_run(t, srcs->archive ? srcs->archive : search, &lo,
-			       c->use_newer, &err);
-		if (rc) {
-			lore_err("%s", err->message);
-			g_error_free(err);
-			goto out;
-		}
-	}
+	if (newer && (rc = use_newer(c, g, &lo, t, &s)))
+		goto out;
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	o.result = res;
-	rc = amjob_run(t, &o);
+	rc = amjob_run(s, &o);
 	clear_opts(&o);
 out:
 	/* the archive sources borrow @lo: free them first */
-	sources_free(srcs);
-	source_free(search);
+	gather_free(g);
 	lore_opts_clear(&lo);
+	series_set_free(s);
 	thread_free(t);
 	return rc;
 }

@@ -3,12 +3,11 @@
  * (LoreMailbox.add_message and get_series), written anew: a message with a
  * diff is a patch at its i/N slot of revision vN (an unversioned patch
  * replying to a versioned cover inherits its revision), "0/N" is a cover
- * letter, "Re:" or a trailer-only follow-up is a reply. Trailers from
- * replies go up the reply chain to the first patch or cover letter.
+ * letter, "Re:" or a trailer-only follow-up is a reply. What replies
+ * say is the trailers stage's (followup.h).
  */
 #include "series.h"
 #include "body.h"
-#include "patchid.h"
 #include "trailer.h"
 #include "util.h"
 
@@ -21,8 +20,6 @@ spatch_free(struct spatch *p)
 	subject_clear(&p->subj);
 	if (p->own)
 		g_ptr_array_free(p->own, TRUE);
-	g_ptr_array_free(p->followups, TRUE);
-	g_free(p->patchid);
 	g_free(p);
 }
 
@@ -31,14 +28,6 @@ series_free(struct series *ser)
 {
 	g_array_free(ser->slots, TRUE);
 	g_free(ser->base_commit);
-	if (ser->carried) {
-		guint i;
-
-		/* pairs of (entry, trailer list): the lists are referenced */
-		for (i = 1; i < ser->carried->len; i += 2)
-			g_ptr_array_unref(ser->carried->pdata[i]);
-		g_ptr_array_free(ser->carried, TRUE);
-	}
 	g_free(ser);
 }
 
@@ -77,37 +66,24 @@ spatch_of(struct series_set *s, const struct message *m)
 	return m ? g_hash_table_lookup(s->by_msg, m) : NULL;
 }
 
-static struct spatch *
-parent_of(struct series_set *s, const struct spatch *p)
-{
-	return spatch_of(s, thread_parent(s->thread, p->msg));
-}
-
-static const char *
-patch_id(struct spatch *p)
-{
-	if (!p->patchid_done) {
-		p->patchid = patchid_stable(message_body(p->msg));
-		p->patchid_done = TRUE;
-	}
-	return p->patchid;
-}
-
 static void
 warn(struct series_set *s, char *text)
 {
 	g_ptr_array_add(s->warnings, text);
 }
 
-/* With @trailers FALSE, the trailers of "Re:" replies are not read. */
+/*
+ * The trailers of "Re:" replies are not read: they never change which
+ * revisions exist or which slots they fill, and reading them is most of
+ * the classification's cost (the trailers stage reads them).
+ */
 static struct spatch *
-classify(struct message *m, gboolean trailers)
+classify(struct message *m)
 {
 	struct spatch *p = g_new0(struct spatch, 1);
 	const char *body;
 
 	p->msg = m;
-	p->followups = g_ptr_array_new();
 	subject_parse(m->subject, &p->subj);
 	p->revision = p->subj.revision;
 	p->counter = p->subj.counter;
@@ -128,7 +104,7 @@ classify(struct message *m, gboolean trailers)
 	    (!m->in_reply_to || p->has_diff ||
 	     (p->counter == 0 && !p->counters_inferred && p->has_diffstat)))
 		return p;
-	if (p->reply && !trailers)
+	if (p->reply)
 		return p;
 	p->own = trailer_from_reply(m, body);
 	if (p->own->len)
@@ -196,15 +172,10 @@ add_patch(struct series_set *s, struct series *ser, struct spatch *p)
 }
 
 static void
-add_message(struct series_set *s, struct spatch *p)
+add_message(struct series_set *s, struct spatch *p, GPtrArray *resent)
 {
-	struct series *ser;
-
-	if (p->reply) {
-		if (p->own && p->own->len)
-			g_ptr_array_add(s->replies, p);
+	if (p->reply)
 		return;
-	}
 	if (p->counter == 0 && (!p->counters_inferred || p->has_diffstat)) {
 		if (g_hash_table_contains(s->covers, GINT_TO_POINTER(p->revision)))
 			warn(s, g_strdup_printf(
@@ -229,64 +200,25 @@ add_message(struct series_set *s, struct spatch *p)
 	if (!get_rev(s, p->revision))
 		g_hash_table_insert(s->revs, GINT_TO_POINTER(p->revision),
 				    series_new(p->revision, p->expected));
-	/* The same single patch sent again without a "v2": a new revision. */
+	/* The same single patch sent again without a "v2": a new revision,
+	 * numbered once every revision the thread names is known */
 	if (p->counter == 1 && p->counters_inferred && p->subj.patch &&
 	    !p->subj.resend) {
-		ser = get_rev(s, p->revision);
-		if (ser->slots->len > 1) {
-			struct spatch *o = slot(ser, 1)->p;
+		struct spatch *o = slot(get_rev(s, p->revision), 1)->p;
 
-			if (o && o->counters_inferred &&
-			    !g_ascii_strcasecmp(o->msg->from_email,
-						p->msg->from_email) &&
-			    o->msg->date < p->msg->date) {
-				p->revision = g_hash_table_size(s->revs) + 1;
-				g_hash_table_insert(
-					s->revs, GINT_TO_POINTER(p->revision),
-					series_new(p->revision, p->expected));
-			}
+		if (get_rev(s, p->revision)->slots->len > 1 && o &&
+		    o->counters_inferred &&
+		    !g_ascii_strcasecmp(o->msg->from_email,
+					p->msg->from_email) &&
+		    o->msg->date < p->msg->date) {
+			g_ptr_array_add(resent, p);
+			return;
 		}
 	}
 	add_patch(s, get_rev(s, p->revision), p);
 }
 
-/*
- * The patch or cover letter reply @r answers: its first ancestor that is
- * not a reply. Answers are memoised for every reply on the way up, so a
- * chain of n replies costs O(n) in all, not O(n^2); a reference cycle
- * (a message met twice) ends the walk with no answer.
- */
-static struct spatch *
-answered(struct series_set *s, struct spatch *r, GHashTable *memo,
-	 GHashTable *on_path, GPtrArray *path)
-{
-	struct spatch *p = parent_of(s, r), *found = NULL;
-	gpointer v;
-	guint i;
-
-	g_hash_table_remove_all(on_path);
-	g_ptr_array_set_size(path, 0);
-	g_hash_table_add(on_path, r);
-	while (p) {
-		if (!p->reply) {
-			found = p;
-			break;
-		}
-		if (g_hash_table_lookup_extended(memo, p, NULL, &v)) {
-			found = v;
-			break;
-		}
-		if (!g_hash_table_add(on_path, p))
-			break;
-		g_ptr_array_add(path, p);
-		p = parent_of(s, p);
-	}
-	for (i = 0; i < path->len; i++)
-		g_hash_table_insert(memo, path->pdata[i], found);
-	return found;
-}
-
-/* Replies by their Date; an unknown date (0) counts as the oldest. */
+/* Send dates; an unknown date (0) counts as the oldest. */
 static int
 by_date(gconstpointer a, gconstpointer b)
 {
@@ -297,84 +229,60 @@ by_date(gconstpointer a, gconstpointer b)
 }
 
 /*
- * Follow the reply chain up to the patch or cover letter it answers.
- * Trailers are taken in the order the replies were sent (their Date;
- * GLib's sort is stable, so equal dates keep the thread's order): the
- * same series then gets the same trailers in the same order from an mbox,
- * a maildir (whose file names need not sort in delivery order), notmuch
- * or the archive.
+ * Place every message. An unversioned resend gets the revision after the
+ * highest one the thread has, in the order they were sent: numbered as
+ * they come, a resend could take the number of a "[PATCH v3]" met later
+ * and overwrite it.
  */
 static void
-attach_replies(struct series_set *s)
+add_messages(struct series_set *s)
 {
-	GHashTable *memo = g_hash_table_new(NULL, NULL);
-	GHashTable *on_path = g_hash_table_new(NULL, NULL);
-	GPtrArray *path = g_ptr_array_new();
-	guint i, k;
+	GPtrArray *resent = g_ptr_array_new();
+	int top = 0;
+	guint i;
 
-	g_ptr_array_sort(s->replies, by_date);
-	for (i = 0; i < s->replies->len; i++) {
-		struct spatch *r = s->replies->pdata[i];
-		struct spatch *p = answered(s, r, memo, on_path, path);
+	for (i = 0; i < s->all->len; i++)
+		add_message(s, s->all->pdata[i], resent);
+	g_ptr_array_sort(resent, by_date);
+	if (resent->len) {
+		GArray *revs = series_revisions(s);
 
-		for (k = 0; k < r->own->len; k++) {
-			struct trailer *t = r->own->pdata[k];
-
-			if (!s->sloppy && !trailer_sender_ok(t, r->msg))
-				g_ptr_array_add(s->mismatches, t);
-			else if (p)
-				g_ptr_array_add(p->followups, t);
-		}
+		top = g_array_index(revs, int, revs->len - 1);
+		g_array_unref(revs);
 	}
-	g_ptr_array_free(path, TRUE);
-	g_hash_table_destroy(on_path);
-	g_hash_table_destroy(memo);
+	for (i = 0; i < resent->len; i++) {
+		struct spatch *p = resent->pdata[i];
+
+		p->revision = ++top;
+		g_hash_table_insert(s->revs, GINT_TO_POINTER(p->revision),
+				    series_new(p->revision, p->expected));
+		add_patch(s, get_rev(s, p->revision), p);
+	}
+	g_ptr_array_free(resent, TRUE);
 }
 
-static struct series_set *
-analyse(struct thread *t, gboolean sloppy, gboolean trailers)
+
+struct series_set *
+series_analyse(struct thread *t)
 {
 	struct series_set *s = g_new0(struct series_set, 1);
 	guint i;
 
 	s->thread = t;
-	s->sloppy = sloppy;
 	s->all = g_ptr_array_new_with_free_func((GDestroyNotify)spatch_free);
 	s->by_msg = g_hash_table_new(NULL, NULL);
 	s->revs = g_hash_table_new_full(NULL, NULL, NULL,
 					(GDestroyNotify)series_free);
 	s->covers = g_hash_table_new(NULL, NULL);
-	s->replies = g_ptr_array_new();
 	s->warnings = g_ptr_array_new_with_free_func(g_free);
-	s->mismatches = g_ptr_array_new();
 	for (i = 0; i < t->msgs->len; i++) {
-		struct spatch *p = classify(t->msgs->pdata[i], trailers);
+		struct spatch *p = classify(t->msgs->pdata[i]);
 
 		g_ptr_array_add(s->all, p);
 		g_hash_table_insert(s->by_msg, p->msg, p);
 	}
-	for (i = 0; i < s->all->len; i++)
-		add_message(s, s->all->pdata[i]);
-	if (trailers)
-		attach_replies(s);
+	add_messages(s);
 	return s;
-}
-
-struct series_set *
-series_analyse(struct thread *t, gboolean sloppy)
-{
-	return analyse(t, sloppy, TRUE);
-}
-
-/*
- * A reply's trailers never change which revisions exist or which slots
- * they fill; only follow-ups need them, and reading them is most of the
- * classification's cost.
- */
-struct series_set *
-series_outline(struct thread *t)
-{
-	return analyse(t, FALSE, FALSE);
 }
 
 void
@@ -385,9 +293,7 @@ series_set_free(struct series_set *s)
 	g_hash_table_destroy(s->revs);
 	g_hash_table_destroy(s->covers);
 	g_hash_table_destroy(s->by_msg);
-	g_ptr_array_free(s->replies, TRUE);
 	g_ptr_array_free(s->warnings, TRUE);
-	g_ptr_array_free(s->mismatches, TRUE);
 	g_ptr_array_free(s->all, TRUE);
 	g_free(s);
 }
@@ -546,50 +452,7 @@ series_complete(struct series_set *s, int revision)
 struct series *
 series_get(struct series_set *s, int revision)
 {
-	struct series *ser = get_prepared(s, revision);
-	guint i;
-
-	if (!ser)
-		return NULL;
-	revision = ser->revision;
-	/* trailers given to an identical patch of another revision */
-	if (!ser->carried) {
-		GHashTable *by_id = g_hash_table_new_full(
-			g_str_hash, g_str_equal, NULL,
-			(GDestroyNotify)g_ptr_array_unref);
-
-		ser->carried = g_ptr_array_new();
-		for (i = 0; i < s->all->len; i++) {
-			struct spatch *p = s->all->pdata[i];
-			const char *pid;
-
-			if (p->reply || !p->has_diff || p->revision == revision ||
-			    !p->followups->len || !(pid = patch_id(p)))
-				continue;
-			if (!g_hash_table_contains(by_id, pid))
-				g_hash_table_insert(by_id, (gpointer)pid,
-						    g_ptr_array_new());
-			g_ptr_array_extend(g_hash_table_lookup(by_id, pid),
-					   p->followups, NULL, NULL);
-		}
-		if (g_hash_table_size(by_id)) {
-			for (i = 1; i < ser->slots->len; i++) {
-				struct series_entry *e = slot(ser, i);
-				const char *pid;
-				GPtrArray *c;
-
-				if (!e->p || !(pid = patch_id(e->p)) ||
-				    !(c = g_hash_table_lookup(by_id, pid)))
-					continue;
-				g_ptr_array_add(ser->carried, e);
-				g_ptr_array_add(ser->carried,
-						g_ptr_array_ref(c));
-			}
-		}
-		/* ser->carried holds its own references to the lists it uses */
-		g_hash_table_destroy(by_id);
-	}
-	return ser;
+	return get_prepared(s, revision);
 }
 
 struct spatch *
@@ -608,91 +471,4 @@ series_missing(struct series *ser)
 		if (!slot(ser, i)->p)
 			g_array_append_val(a, i);
 	return a;
-}
-
-GPtrArray *
-series_followups(struct series_set *s, struct series *ser,
-		 const struct series_entry *e)
-{
-	GPtrArray *out = g_ptr_array_new();
-	struct spatch *cover = slot(ser, 0)->p;
-	guint i;
-
-	(void)s;
-	if (!e->p)
-		return out;
-	g_ptr_array_extend(out, e->p->followups, NULL, NULL);
-	for (i = 0; i + 1 < ser->carried->len; i += 2) {
-		const struct series_entry *ce = ser->carried->pdata[i];
-
-		if (ce->p == e->p)
-			g_ptr_array_extend(out, ser->carried->pdata[i + 1],
-					   NULL, NULL);
-	}
-	if (cover && cover != e->p)
-		g_ptr_array_extend(out, cover->followups, NULL, NULL);
-	return out;
-}
-
-GHashTable *
-series_cherrypick(struct series *ser, const char *spec, const char *msgid,
-		  GError **err)
-{
-	GHashTable *set = g_hash_table_new(NULL, NULL);
-	int upper = ser->slots->len - 1;
-	g_auto(GStrv) parts = NULL;
-	guint i;
-
-	if (!strcmp(spec, "_")) {
-		for (i = 1; i < ser->slots->len; i++) {
-			struct spatch *p = slot(ser, i)->p;
-
-			if (p && msgid && !strcmp(p->msg->msgid, msgid))
-				g_hash_table_add(set, GINT_TO_POINTER(i));
-		}
-		if (!g_hash_table_size(set)) {
-			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-				    "the given message is not a patch of the series; cannot cherry-pick it");
-			g_hash_table_destroy(set);
-			return NULL;
-		}
-		return set;
-	}
-	parts = g_strsplit(spec, ",", -1);
-	for (i = 0; parts[i]; i++) {
-		char *p = g_strstrip(parts[i]), *dash, *e1, *e2;
-		long lo, hi;
-
-		if (!*p)
-			continue;
-		dash = strchr(p, '-');
-		lo = strtol(p, &e1, 10);
-		if (e1 == p)
-			goto bad;
-		if (dash) {
-			if (dash[1] == '\0') {
-				hi = upper;
-			} else {
-				hi = strtol(dash + 1, &e2, 10);
-				if (*e2)
-					goto bad;
-			}
-			if (e1 != dash)
-				goto bad;
-		} else {
-			if (*e1)
-				goto bad;
-			hi = lo;
-		}
-		if (lo < 1 || hi < lo)
-			goto bad;
-		for (; lo <= hi && lo <= upper; lo++)
-			g_hash_table_add(set, GINT_TO_POINTER((int)lo));
-	}
-	return set;
-bad:
-	g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-		    "bad --cherry-pick range '%s' (expected e.g. 1-3,5,7-)", spec);
-	g_hash_table_destroy(set);
-	return NULL;
 }

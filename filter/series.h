@@ -2,8 +2,8 @@
  * series.h - finding the patch series in a thread: each message classified
  * by its subject and body (patch, cover letter, reply), grouped by revision,
  * placed at its i/N slot; the cover letter found; partial re-rolls completed
- * from the previous revision; review trailers from replies attached to the
- * patch (or cover letter) they descend from.
+ * from the previous revision. The trailers replies carry are the next
+ * stage's (followup.h); --cherry-pick's syntax is cherrypick.h's.
  *
  * Ownership: a struct series_set borrows the thread (which must outlive it)
  * and owns every spatch and series; series_set_free() frees them. A
@@ -23,10 +23,9 @@ struct spatch {
 	int revision, counter, expected;
 	gboolean revision_inferred, counters_inferred;
 	gboolean reply, has_diff, has_diffstat;
-	GPtrArray *own;       /* replies: the trailers they send (owned) */
-	GPtrArray *followups; /* trailers sent to this message (borrowed) */
-	char *patchid;        /* git patch-id --stable, computed on demand */
-	gboolean patchid_done;
+	GPtrArray *own; /* replies: the trailers they send (owned); read here
+			   only when classifying needs them, else by the
+			   trailers stage (followup_collect()) */
 };
 
 struct series_entry {
@@ -41,9 +40,6 @@ struct series {
 	GArray *slots; /* struct series_entry; [0] is the cover letter */
 	gboolean complete, partial_reroll, prepared;
 	char *base_commit; /* from the cover letter, or NULL */
-	/* trailers carried from earlier revisions: pairs of a borrowed
-	 * struct series_entry * and a referenced GPtrArray of trailers */
-	GPtrArray *carried;
 };
 
 struct series_set {
@@ -52,22 +48,16 @@ struct series_set {
 	GHashTable *by_msg;  /* struct message * -> struct spatch * */
 	GHashTable *revs;    /* GINT revision -> struct series * */
 	GHashTable *covers;  /* GINT revision -> struct spatch * */
-	GPtrArray *replies;  /* struct spatch * with trailers, borrowed */
 	GPtrArray *warnings; /* char *, for the summary */
-	GPtrArray *mismatches; /* struct trailer * refused (borrowed) */
-	gboolean sloppy;
 };
 
-/* Classify every message of @t. @sloppy accepts trailers whose address
- * does not match their sender. */
-struct series_set *series_analyse(struct thread *t, gboolean sloppy);
-
 /*
- * The same classification without reading the replies' trailers: enough
- * for series_revisions() and series_complete(), cheaper when only those
- * are asked (series_followups() then finds nothing to add).
+ * Classify every message of @t and place the patches. Revisions are told
+ * apart by what the subjects say; an unversioned resend of a single patch
+ * (same sender, later) is the revision after the highest one found, never
+ * one that exists.
  */
-struct series_set *series_outline(struct thread *t);
+struct series_set *series_analyse(struct thread *t);
 
 /* Is revision @revision (0: the latest) there with all its patches? */
 gboolean series_complete(struct series_set *s, int revision);
@@ -84,20 +74,5 @@ struct spatch *series_cover(struct series *ser);
 
 /* Missing patch numbers, ascending (GArray of int). */
 GArray *series_missing(struct series *ser);
-
-/*
- * The trailers to add to patch @e: follow-ups sent to it, those carried
- * over from an identical patch of an earlier revision, then those sent to
- * the cover letter. Borrowed pointers, possibly repeated (callers dedup).
- */
-GPtrArray *series_followups(struct series_set *s, struct series *ser,
-			    const struct series_entry *e);
-
-/*
- * Parse a --cherry-pick SPEC ("1-3,5,7-", or "_" for the patch whose id is
- * @msgid) into a set of patch numbers (GINT keys). NULL and @err on error.
- */
-GHashTable *series_cherrypick(struct series *ser, const char *spec,
-			      const char *msgid, GError **err);
 
 #endif

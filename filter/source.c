@@ -7,6 +7,12 @@
 #include "mbox.h"
 #include "util.h"
 
+GQuark
+source_error_quark(void)
+{
+	return g_quark_from_static_string("lore-am-source-error");
+}
+
 struct add_ctx {
 	struct thread *t;
 	const char *origin;

@@ -1,8 +1,9 @@
 /*
  * source.h - where a thread comes from. Every source answers one question,
- * "add the messages you have of the thread of MSGID to this thread", so
- * main.c can combine them (local first, the archive to complete) and the
- * rest of the pipeline never knows which one spoke.
+ * "add the messages you have of the thread of MSGID to this thread", with a
+ * lore_status and, on failure, an error. Sources know nothing of series or
+ * trailers; gather.h decides which one to ask next, and the stages after it
+ * never know which one spoke.
  *
  * Ownership: a struct source owns its private state; source_free() frees
  * it. Messages are handed to the thread, which owns them.
@@ -14,11 +15,30 @@
 
 #include "thread.h"
 
+/*
+ * Why a fetch failed, when that matters to the choice of the next source
+ * (gather.h); other failures are in LORE_ERROR with a lore_status code.
+ * UNAVAILABLE: nothing to ask here (not set up, not compiled in), returned
+ * as LORE_EUSAGE; BUSY: the source stayed unreadable for its whole retry
+ * time, returned as LORE_ETEMP.
+ */
+#define SOURCE_ERROR (source_error_quark())
+GQuark source_error_quark(void);
+
+enum source_error {
+	SOURCE_ERROR_UNAVAILABLE,
+	SOURCE_ERROR_BUSY,
+	SOURCE_ERROR_FAILED,
+};
+
 struct source {
 	const char *name; /* "mbox", "lore", "notmuch": for the summary */
 	/*
 	 * Add what the source has for @msgid (NULL: everything it holds) to
-	 * @t. Returns a lore_status (util.h); on failure sets @err.
+	 * @t. @t may already hold a copy of @msgid (piped by a mail client):
+	 * a source that does not know @msgid may look for the thread through
+	 * the ids that copy replies to. Returns a lore_status (util.h); on
+	 * failure sets @err.
 	 */
 	int (*fetch)(struct source *src, const char *msgid, struct thread *t,
 		     GError **err);

@@ -27,7 +27,6 @@ thread_free(struct thread *t)
 		return;
 	g_hash_table_destroy(t->by_id);
 	g_ptr_array_free(t->msgs, TRUE);
-	g_free(t->pruned_for);
 	g_free(t);
 }
 
@@ -79,16 +78,18 @@ thread_add_provisional(struct thread *t, struct message *m,
 	return k;
 }
 
-void
+gboolean
 thread_settle(struct thread *t)
 {
 	guint i, n = t->msgs->len;
+	gboolean moved = FALSE;
 
 	for (i = 0; i < n;) {
 		struct message *m = t->msgs->pdata[i];
 
 		if (m->provisional) {
 			m->provisional = FALSE;
+			moved |= i + 1 < t->msgs->len;
 			g_ptr_array_steal_index(t->msgs, i);
 			g_ptr_array_add(t->msgs, m);
 			n--;
@@ -97,6 +98,7 @@ thread_settle(struct thread *t)
 		}
 	}
 	renumber(t);
+	return moved;
 }
 
 struct message *
@@ -247,12 +249,6 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 
 	if (!target)
 		return 0;
-	/* the sources prune before checking a series, then main.c does */
-	if (t->pruned_for && !strcmp(t->pruned_for, msgid) &&
-	    t->pruned_no_parent == no_parent && t->pruned_len == t->msgs->len) {
-		g_ptr_array_free(keys, TRUE);
-		return 0;
-	}
 	u.ix = g_hash_table_new(g_str_hash, g_str_equal);
 	u.parent = g_array_sized_new(FALSE, FALSE, sizeof(guint),
 				     t->msgs->len * 2);
@@ -300,10 +296,6 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 		g_hash_table_destroy(cut);
 	g_free(in);
 	g_array_free(u.parent, TRUE);
-	g_free(t->pruned_for);
-	t->pruned_for = g_strdup(msgid);
-	t->pruned_no_parent = no_parent;
-	t->pruned_len = t->msgs->len;
 	return dropped;
 }
 

@@ -19,11 +19,6 @@ struct thread {
 	guint no_id;        /* messages dropped for lack of a Message-ID */
 	guint unparsable;   /* pieces of input that were not mail */
 	guint too_big;      /* messages over LORE_MAX_MESSAGE, skipped */
-	/* the last thread_prune(): nothing to do again for the same target
-	 * while no message has been added (msgs->len unchanged) */
-	char *pruned_for;
-	gboolean pruned_no_parent;
-	guint pruned_len;
 };
 
 struct thread *thread_new(void);
@@ -46,7 +41,8 @@ struct message *thread_add(struct thread *t, struct message *m,
  */
 struct message *thread_add_provisional(struct thread *t, struct message *m,
 				       const char *origin);
-void thread_settle(struct thread *t);
+/* TRUE when that changed the order of the thread. */
+gboolean thread_settle(struct thread *t);
 
 /* Parse raw bytes and add them; NULL when not kept. */
 struct message *thread_add_raw(struct thread *t, const char *buf, size_t len,

@@ -1,13 +1,15 @@
 /*
  * fuzz-thread.c - the whole pipeline on a hostile mailbox: mbox split,
- * thread (dedup, prune, order), series (revisions, cover, re-rolls,
- * follow-ups), the am-ready message of every patch and the file names.
+ * thread (dedup, prune, order), series (revisions, cover, re-rolls),
+ * trailers (follow-ups collected, carried, merged), the am-ready message of every patch and the file names.
  * The am-ready headers must be exactly the ones lore-am writes: no mail
  * can smuggle in a header or a trailer of its own through a line break.
  */
 #include "fuzz.h"
 
 #include "am.h"
+#include "cherrypick.h"
+#include "followup.h"
 #include "mbox.h"
 #include "series.h"
 #include "thread.h"
@@ -15,7 +17,7 @@
 
 #include <string.h>
 
-static struct am_opts opts;
+static struct followup_opts opts;
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -85,7 +87,7 @@ check_slug(const char *slug)
 }
 
 static void
-write_series(struct series_set *s, struct series *ser, const char *target)
+write_series(struct followups *f, struct series *ser, const char *target)
 {
 	GString *mbox = g_string_new(NULL);
 	GHashTable *pick;
@@ -102,7 +104,7 @@ write_series(struct series_set *s, struct series *ser, const char *target)
 
 		if (!e->p)
 			continue;
-		fu = series_followups(s, ser, e);
+		fu = followup_for(f, ser, e);
 		msg = am_message(e, fu, &opts, i == 0, &note);
 		check_headers(msg);
 		safe = lore_term_safe(note.subject, -1);
@@ -116,10 +118,10 @@ write_series(struct series_set *s, struct series *ser, const char *target)
 	}
 	miss = series_missing(ser);
 	g_array_unref(miss);
-	pick = series_cherrypick(ser, "1-2,4-", target, NULL);
+	pick = cherrypick_parse(ser, "1-2,4-", target, NULL);
 	if (pick)
 		g_hash_table_destroy(pick);
-	pick = series_cherrypick(ser, "_", target, NULL);
+	pick = cherrypick_parse(ser, "_", target, NULL);
 	if (pick)
 		g_hash_table_destroy(pick);
 	slug = writer_slug(ser);
@@ -136,6 +138,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct thread *t = thread_new();
 	struct series_set *s;
+	struct followups *f;
 	GPtrArray *ordered;
 	GArray *revs;
 	char *target;
@@ -152,17 +155,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(ordered->len == t->msgs->len);
 	g_ptr_array_free(ordered, TRUE);
 
-	s = series_analyse(t, size & 2);
+	s = series_analyse(t);
+	f = followup_collect(s, size & 2);
 	revs = series_revisions(s);
 	for (i = 0; i < revs->len && i < 4; i++) {
 		struct series *ser = series_get(s, g_array_index(revs, int, i));
 
 		fuzz_assert(ser != NULL);
-		write_series(s, ser, target);
+		write_series(f, ser, target);
 	}
 	g_array_unref(revs);
 	if (series_get(s, 0))
 		fuzz_assert(series_get(s, 0) == series_get(s, 0));
+	followup_free(f);
 	series_set_free(s);
 	g_free(target);
 out:

@@ -75,18 +75,19 @@ same_file "$TRASH/got" "$TRASH/said" \
 	"the commits carry exactly the trailers the summary lists"
 
 # the archive-only patch piped in, with a header the mail client added:
-# notmuch finds the thread through the ids it answers, and the piped copy
-# completes the series, so the archive is not asked
+# notmuch finds the thread through the ids it answers, but a piped copy
+# never stands in for a source: the archive is asked for the rest (the
+# replies to that patch are only there), and its copy replaces the piped one
 sed '/^From /d; 1i\
 Status: RO' "$TRASH/p3.mbox" >"$TRASH/p3.eml"
 : >"$PI_ACCESS_LOG"
 "$LORE_AM" <"$TRASH/p3.eml" >"$TRASH/pipe.out" 2>"$TRASH/pipe.err"
 is "$?" 0 "the archive-only patch piped in"
-check "its thread is the local one plus the piped patch" grep -qx \
-	"Sources: notmuch $((nall - 1)) messages, stdin 1 message" \
+check "its thread is the local one plus the archive's copy" grep -qx \
+	"Sources: notmuch $((nall - 1)) messages, lore 1 message" \
 	"$TRASH/pipe.err"
 same_file "$TRASH/pipe.out" "$TRASH/ref.mbx" "the same series"
-is "$(pi_requests)" 0 "the piped copy counts as local: no request"
+is "$(pi_requests)" 1 "the piped copy is no source: one request"
 
 # ------------------------------------------------------------ 2. --offline
 rm -rf "$XDG_CACHE_HOME"
