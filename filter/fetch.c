@@ -50,11 +50,8 @@ struct xfer {
 	gboolean z_ready, z_done;
 	guint8 head[2]; /* the first bytes, to check the gzip magic */
 	guint nhead;
-	GString *pending;    /* inflated bytes not yet cut into messages */
-	size_t scanned;	     /* bytes of pending already cut into lines */
-	size_t searched;     /* ... and of the unfinished line after them,
-				searched for its '\n' without finding it */
-	gboolean prev_blank; /* the last line searched was blank */
+	struct mbox_stream *split; /* inflated bytes, cut into messages */
+	guint8 *out;		   /* INFLATE_CHUNK bytes inflate writes */
 	guint64 in_bytes, out_bytes;
 	guint added;
 	long status;
@@ -92,61 +89,13 @@ add_one(const char *msg, size_t len, void *data)
 		x->added++;
 }
 
-/*
- * Hand every complete message in pending to the thread. In mboxrd every
- * body line that starts with "From " is quoted, so a From_ line after a
- * blank line starts the next message: mbox_split() splits there too, so
- * cutting there first gives the same messages (mbox_split_piece() ends
- * each piece as the whole would end it there).
- */
-static void
-cut_messages(struct xfer *x, gboolean final)
-{
-	const char *s = x->pending->str;
-	size_t len = x->pending->len, pos = x->scanned, cut = 0, end;
-	/* a line that never ends (a bomb of zeros) is searched once */
-	size_t from = MAX(pos, x->searched);
-
-	while (pos < len) {
-		const char *nl = memchr(s + from, '\n', len - from);
-		size_t ll;
-
-		if (!nl) {
-			x->searched = len;
-			break;
-		}
-		ll = nl - (s + pos);
-		if (ll && s[pos + ll - 1] == '\r')
-			ll--;
-		if (pos && x->prev_blank && ll >= 5 &&
-		    !memcmp(s + pos, "From ", 5) &&
-		    mbox_is_from_line(s + pos, ll))
-			cut = pos;
-		x->prev_blank = ll == 0;
-		pos = from = nl - s + 1;
-	}
-	x->scanned = pos;
-	if (final)
-		cut = len;
-	if (!cut)
-		return;
-	end = cut;
-	if (final)
-		mbox_split(s, end, add_one, x);
-	else
-		mbox_split_piece(s, end, add_one, x);
-	g_string_erase(x->pending, 0, cut);
-	x->scanned = final ? 0 : x->scanned - cut;
-	x->searched = final ? 0 : MAX(x->searched, cut) - cut;
-}
-
 static gboolean
 inflate_some(struct xfer *x, const guint8 *p, size_t n)
 {
 	x->zs.next_in = (Bytef *)p;
 	x->zs.avail_in = n;
 	for (;;) {
-		size_t old, got;
+		size_t got;
 		int rc;
 
 		if (x->z_done) {
@@ -156,13 +105,10 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			inflateReset(&x->zs);
 			x->z_done = FALSE;
 		}
-		old = x->pending->len;
-		g_string_set_size(x->pending, old + INFLATE_CHUNK);
-		x->zs.next_out = (Bytef *)x->pending->str + old;
+		x->zs.next_out = x->out;
 		x->zs.avail_out = INFLATE_CHUNK;
 		rc = inflate(&x->zs, Z_NO_FLUSH);
 		got = INFLATE_CHUNK - x->zs.avail_out;
-		g_string_set_size(x->pending, old + got);
 		x->out_bytes += got;
 		if (x->out_bytes > x->o->max_size) {
 			x->fail = F_TOO_BIG;
@@ -174,10 +120,10 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			x->fail = F_CORRUPT;
 			return FALSE;
 		}
-		cut_messages(x, FALSE);
+		mbox_stream_feed(x->split, (const char *)x->out, got);
 		/* no message boundary for more than a message may hold: a
 		 * bomb of one endless message, held whole until the cap */
-		if (x->pending->len > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
+		if (mbox_stream_held(x->split) > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
 			x->fail = F_MSG_TOO_BIG;
 			return FALSE;
 		}
@@ -246,7 +192,7 @@ finish(struct xfer *x)
 		x->fail = F_TRUNCATED;
 		return FALSE;
 	}
-	cut_messages(x, TRUE);
+	mbox_stream_end(x->split);
 	return TRUE;
 }
 
@@ -258,7 +204,8 @@ xfer_init(struct xfer *x, const struct lore_opts *o, struct thread *t,
 	x->o = o;
 	x->t = t;
 	x->raw = raw;
-	x->pending = g_string_sized_new(INFLATE_CHUNK * 2);
+	x->split = mbox_stream_new(add_one, x);
+	x->out = g_malloc(INFLATE_CHUNK);
 	x->t0 = g_get_monotonic_time();
 }
 
@@ -267,7 +214,8 @@ xfer_clear(struct xfer *x)
 {
 	if (x->z_ready)
 		inflateEnd(&x->zs);
-	g_string_free(x->pending, TRUE);
+	mbox_stream_free(x->split);
+	g_free(x->out);
 	if (x->drawn)
 		fputs("\r\033[K", stderr);
 }

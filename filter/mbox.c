@@ -109,9 +109,11 @@ header_follows(const char *buf, size_t len, size_t pos)
 struct split {
 	size_t pos;   /* the next line to read */
 	size_t start; /* where the current message starts */
+	size_t searched; /* the unfinished line is searched for its '\n'
+			    from here (a line that never ends, a bomb of
+			    zeros, is searched once, not once per chunk) */
 	gboolean prev_blank, have;
 	gboolean framed; /* a From_ line was seen */
-	gboolean more;	 /* a From_ line follows the input (a piece) */
 	mbox_cb cb;
 	void *data;
 };
@@ -126,11 +128,14 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 {
 	while (st->pos < len) {
 		const char *line = buf + st->pos;
-		const char *nl = memchr(line, '\n', len - st->pos);
+		size_t from = MAX(st->pos, st->searched);
+		const char *nl = memchr(buf + from, '\n', len - from);
 		size_t off = st->pos, ll, cl;
 
-		if (!nl && !final)
+		if (!nl && !final) {
+			st->searched = len;
 			break;
+		}
 		ll = nl ? (size_t)(nl - line) : len - off;
 		st->pos = nl ? (size_t)(nl - buf + 1) : len;
 		cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
@@ -172,11 +177,9 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 	 * The last message of an mbox ends with the same blank line as the
 	 * others (mutt and mboxrd writers add one after every message):
 	 * drop it too, or each read-and-write round trip would grow the last
-	 * message by a line. A bare message (no From_ line) keeps its bytes,
-	 * unless a From_ line follows the piece (more): then it ends as any
-	 * entry before a separator does.
+	 * message by a line. A bare message (no From_ line) keeps its bytes.
 	 */
-	if (st->have && (st->framed || st->more) && st->prev_blank &&
+	if (st->have && st->framed && st->prev_blank &&
 	    len > st->start + 1 && buf[len - 1] == '\n')
 		len -= (len >= st->start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (st->have && len > st->start)
@@ -186,17 +189,68 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
-	struct split st = {0, 0, TRUE, FALSE, FALSE, FALSE, cb, data};
+	struct split st = { .prev_blank = TRUE, .cb = cb, .data = data };
 
 	split_lines(&st, buf, len, TRUE);
 }
 
-void
-mbox_split_piece(const char *buf, size_t len, mbox_cb cb, void *data)
-{
-	struct split st = {0, 0, TRUE, FALSE, FALSE, TRUE, cb, data};
+struct mbox_stream {
+	GString *buf; /* from the start of the current message on */
+	struct split st;
+};
 
-	split_lines(&st, buf, len, TRUE);
+struct mbox_stream *
+mbox_stream_new(mbox_cb cb, void *data)
+{
+	struct mbox_stream *s = g_new0(struct mbox_stream, 1);
+
+	s->buf = g_string_sized_new(2 * 65536);
+	s->st.prev_blank = TRUE;
+	s->st.cb = cb;
+	s->st.data = data;
+	return s;
+}
+
+void
+mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
+{
+	struct split *st = &s->st;
+
+	g_string_append_len(s->buf, p, n);
+	split_lines(st, s->buf->str, s->buf->len, FALSE);
+	/* what was handed over is no longer needed */
+	if (st->have && st->start) {
+		g_string_erase(s->buf, 0, st->start);
+		st->pos -= st->start;
+		st->searched = st->searched > st->start
+				       ? st->searched - st->start
+				       : 0;
+		st->start = 0;
+	}
+}
+
+size_t
+mbox_stream_held(const struct mbox_stream *s)
+{
+	return s->buf->len;
+}
+
+void
+mbox_stream_end(struct mbox_stream *s)
+{
+	split_lines(&s->st, s->buf->str, s->buf->len, TRUE);
+	g_string_truncate(s->buf, 0);
+	s->st.have = FALSE;
+	s->st.pos = s->st.start = s->st.searched = 0;
+}
+
+void
+mbox_stream_free(struct mbox_stream *s)
+{
+	if (!s)
+		return;
+	g_string_free(s->buf, TRUE);
+	g_free(s);
 }
 
 /* Read up to @n bytes into @buf: the count, 0 at the end, -1 on error. */
@@ -226,29 +280,16 @@ read_gz(void *handle, char *buf, size_t n)
 static gboolean
 split_stream(read_fn rd, void *handle, mbox_cb cb, void *data)
 {
-	GString *buf = g_string_sized_new(2 * SPLIT_CHUNK);
-	struct split st = {0, 0, TRUE, FALSE, FALSE, FALSE, cb, data};
+	struct mbox_stream *s = mbox_stream_new(cb, data);
+	char *chunk = g_malloc(SPLIT_CHUNK);
 	gssize n;
 
-	for (;;) {
-		size_t old = buf->len;
-
-		g_string_set_size(buf, old + SPLIT_CHUNK);
-		n = rd(handle, buf->str + old, SPLIT_CHUNK);
-		g_string_truncate(buf, old + MAX(n, 0));
-		if (n <= 0)
-			break;
-		split_lines(&st, buf->str, buf->len, FALSE);
-		/* what was handed over is no longer needed */
-		if (st.have && st.start) {
-			g_string_erase(buf, 0, st.start);
-			st.pos -= st.start;
-			st.start = 0;
-		}
-	}
+	while ((n = rd(handle, chunk, SPLIT_CHUNK)) > 0)
+		mbox_stream_feed(s, chunk, n);
 	if (n == 0)
-		split_lines(&st, buf->str, buf->len, TRUE);
-	g_string_free(buf, TRUE);
+		mbox_stream_end(s);
+	g_free(chunk);
+	mbox_stream_free(s);
 	return n == 0;
 }
 

@@ -18,12 +18,21 @@ typedef void (*mbox_cb)(const char *msg, size_t len, void *data);
 void mbox_split(const char *buf, size_t len, mbox_cb cb, void *data);
 
 /*
- * The same for a piece of a longer mbox that was cut just before a From_
- * line that separates messages: its last message is handed over as
- * mbox_split() of the whole would give it, whether or not the piece
- * itself has a From_ line. Streaming readers cut with it.
+ * The same for an mbox that arrives in pieces (a file read in chunks, an
+ * answer inflated as it streams in): each message is handed over as soon
+ * as the From_ line after it is read, exactly as mbox_split() of the whole
+ * would give it, and only the message being read is held. Ownership: the
+ * stream is the caller's (mbox_stream_free()).
  */
-void mbox_split_piece(const char *buf, size_t len, mbox_cb cb, void *data);
+struct mbox_stream;
+
+struct mbox_stream *mbox_stream_new(mbox_cb cb, void *data);
+void mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n);
+/* The input is over: hand over the last message. */
+void mbox_stream_end(struct mbox_stream *s);
+/* Bytes held: the message being read, so far. */
+size_t mbox_stream_held(const struct mbox_stream *s);
+void mbox_stream_free(struct mbox_stream *s);
 
 /*
  * Read @path: "-" is stdin (an mbox), a directory is a maildir, anything

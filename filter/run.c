@@ -177,7 +177,30 @@ run_thread(struct thread *t, const struct cli *c, const char *target)
 	return threadout_run(t, &o);
 }
 
-/* The message piped in by a mail client: the one the user is looking at. */
+/*
+ * The message a mail client piped in (@n bytes, not 0): the one the user
+ * is looking at. NULL, reported, when it is no mail or has no id.
+ */
+static struct message *
+piped_message(const char *p, size_t n)
+{
+	GError *err = NULL;
+	struct message *m = message_parse(p, n, &err);
+
+	if (!m) {
+		lore_err("standard input: %s", err->message);
+		g_error_free(err);
+		return NULL;
+	}
+	if (!m->msgid) {
+		lore_err("standard input: the message has no usable Message-ID");
+		message_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Read standard input; *@out stays NULL when it is empty. */
 static int
 read_stdin_message(struct message **out)
 {
@@ -193,24 +216,10 @@ read_stdin_message(struct message **out)
 		return LORE_EUSAGE;
 	}
 	p = g_bytes_get_data(b, &n);
-	if (n == 0) {
-		g_bytes_unref(b);
-		return LORE_OK;
-	}
-	*out = message_parse(p, n, &err);
+	if (n)
+		*out = piped_message(p, n);
 	g_bytes_unref(b);
-	if (!*out) {
-		lore_err("standard input: %s", err->message);
-		g_error_free(err);
-		return LORE_EUSAGE;
-	}
-	if (!(*out)->msgid) {
-		lore_err("standard input: the message has no usable Message-ID");
-		message_free(*out);
-		*out = NULL;
-		return LORE_EUSAGE;
-	}
-	return LORE_OK;
+	return n && !*out ? LORE_EUSAGE : LORE_OK;
 }
 
 /* The archive's settings: git config, then the command line. */
@@ -502,7 +511,6 @@ passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
 {
 	const guint8 *p = pt->buf->data;
 	struct message *msg;
-	GError *err = NULL;
 	guint i;
 
 	if (!pt->eof) {
@@ -528,17 +536,9 @@ passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
 			return LORE_EUSAGE;
 		}
 	}
-	msg = message_parse((const char *)p, pt->buf->len, &err);
-	if (!msg) {
-		lore_err("standard input: %s", err->message);
-		g_error_free(err);
+	msg = piped_message((const char *)p, pt->buf->len);
+	if (!msg)
 		return LORE_EUSAGE;
-	}
-	if (!msg->msgid) {
-		lore_err("standard input: the message has no usable Message-ID");
-		message_free(msg);
-		return LORE_EUSAGE;
-	}
 	{
 		g_autofree char *target = g_strdup(msg->msgid);
 
