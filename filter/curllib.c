@@ -32,7 +32,21 @@ static struct {
 	const char *(*easy_strerror)(CURLcode);
 } lib;
 
-static char *failed; /* why loading failed: kept until the process ends */
+static const struct lore_sym syms[] = {
+	{ "curl_global_init", (gpointer *)&lib.global_init },
+	{ "curl_easy_init", (gpointer *)&lib.easy_init },
+	{ "curl_easy_setopt", (gpointer *)&lib.easy_setopt },
+	{ "curl_easy_perform", (gpointer *)&lib.easy_perform },
+	{ "curl_easy_getinfo", (gpointer *)&lib.easy_getinfo },
+	{ "curl_easy_cleanup", (gpointer *)&lib.easy_cleanup },
+	{ "curl_easy_strerror", (gpointer *)&lib.easy_strerror },
+};
+
+static struct lore_lib libcurl = { .soname = CURLLIB_NAME,
+				   .syms = syms,
+				   .n = G_N_ELEMENTS(syms) };
+
+static char *failed; /* "cannot load ...": kept until the process ends */
 
 const char *
 curllib_error(void)
@@ -43,31 +57,11 @@ curllib_error(void)
 static gboolean
 load(void)
 {
-	static const struct lore_sym syms[] = {
-		{ "curl_global_init", (gpointer *)&lib.global_init },
-		{ "curl_easy_init", (gpointer *)&lib.easy_init },
-		{ "curl_easy_setopt", (gpointer *)&lib.easy_setopt },
-		{ "curl_easy_perform", (gpointer *)&lib.easy_perform },
-		{ "curl_easy_getinfo", (gpointer *)&lib.easy_getinfo },
-		{ "curl_easy_cleanup", (gpointer *)&lib.easy_cleanup },
-		{ "curl_easy_strerror", (gpointer *)&lib.easy_strerror },
-	};
-	static int state; /* 0: not tried, 1: loaded, -1: failed */
-	g_autofree char *why = NULL;
-	const char *missing;
-
-	if (state)
-		return state > 0;
-	if (lore_lib_load(CURLLIB_NAME, syms, G_N_ELEMENTS(syms), &why,
-			  &missing)) {
-		state = 1;
+	if (lore_lib_need(&libcurl))
 		return TRUE;
-	}
-	state = -1;
-	failed = why ? g_strdup_printf("cannot load %s: %s", CURLLIB_NAME, why)
-		     : g_strdup_printf("cannot load %s: it lacks a function "
-				       "lore-am needs",
-				       CURLLIB_NAME);
+	if (!failed)
+		failed = g_strdup_printf("cannot load %s: %s", CURLLIB_NAME,
+					 libcurl.failed);
 	return FALSE;
 }
 

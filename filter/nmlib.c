@@ -12,29 +12,23 @@
 
 struct nmlib nmlib;
 
+#define NMLIB_SYM(f) { #f, (gpointer *)&nmlib.f },
+static const struct lore_sym syms[] = { NMLIB_FUNCTIONS(NMLIB_SYM) };
+#undef NMLIB_SYM
+
+static struct lore_lib lib = {
+	.soname = "libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION),
+	.syms = syms,
+	.n = G_N_ELEMENTS(syms),
+};
+
 gboolean
 nmlib_load(GError **err)
 {
-	static const char name[] =
-	    "libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION);
-#define NMLIB_SYM(f) { #f, (gpointer *)&nmlib.f },
-	static const struct lore_sym syms[] = { NMLIB_FUNCTIONS(NMLIB_SYM) };
-#undef NMLIB_SYM
-	static gboolean loaded;
-	static char *failed; /* why the first attempt failed */
-
-	if (!loaded && !failed) {
-		const char *missing;
-
-		loaded = lore_lib_load(name, syms, G_N_ELEMENTS(syms), &failed,
-				       &missing);
-		if (!loaded && !failed)
-			failed = g_strdup_printf("%s has no %s", name, missing);
-	}
-	if (loaded)
+	if (lore_lib_need(&lib))
 		return TRUE;
 	g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
-		    "cannot load the notmuch library: %s", failed);
+		    "cannot load the notmuch library: %s", lib.failed);
 	return FALSE;
 }
 

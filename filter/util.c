@@ -297,25 +297,27 @@ lore_write_all(int fd, const void *data, size_t n)
 }
 
 gboolean
-lore_lib_load(const char *soname, const struct lore_sym *syms, guint n,
-	      char **why, const char **missing)
+lore_lib_need(struct lore_lib *l)
 {
-	GModule *m = g_module_open(soname,
-				   G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
+	GModule *m;
 	guint i;
 
-	*why = NULL;
-	*missing = NULL;
+	if (l->state)
+		return l->state > 0;
+	l->state = -1;
+	m = g_module_open(l->soname, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
 	if (!m) {
-		*why = g_strdup(g_module_error());
+		l->failed = g_strdup(g_module_error());
 		return FALSE;
 	}
-	for (i = 0; i < n; i++) {
-		if (!g_module_symbol(m, syms[i].name, syms[i].slot)) {
-			*missing = syms[i].name;
+	for (i = 0; i < l->n; i++) {
+		if (!g_module_symbol(m, l->syms[i].name, l->syms[i].slot)) {
+			l->failed = g_strdup_printf("%s has no %s", l->soname,
+						    l->syms[i].name);
 			g_module_close(m);
 			return FALSE;
 		}
 	}
+	l->state = 1;
 	return TRUE;
 }

@@ -113,13 +113,22 @@ struct lore_sym {
 };
 
 /*
- * Load the shared library @soname (GModule: lazy, local binding) and look
- * up each of the @n functions of @syms into its slot; the library then
- * stays loaded. On failure nothing stays loaded and FALSE is returned,
- * with either *@why set (g_free) to the loader's reason when the library
- * could not be opened, or *@why NULL and *@missing naming the first
- * function it lacks.
+ * A shared library loaded on first use: @soname, and the @n functions of
+ * @syms looked up into their slots. Static data of the module that needs
+ * it; @failed says why loading failed ("libfoo.so.1: cannot open ...",
+ * "libfoo.so.1 has no foo_bar") and is kept until the process ends.
  */
-gboolean lore_lib_load(const char *soname, const struct lore_sym *syms,
-		       guint n, char **why, const char **missing);
+struct lore_lib {
+	const char *soname;
+	const struct lore_sym *syms;
+	guint n;
+	int state; /* 0: not tried, 1: loaded, -1: failed */
+	char *failed;
+};
+
+/*
+ * Load @l once (GModule: lazy, local binding); later calls give the first
+ * answer. On failure nothing stays loaded and FALSE is returned.
+ */
+gboolean lore_lib_need(struct lore_lib *l);
 #endif
