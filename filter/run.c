@@ -1,7 +1,7 @@
 /*
  * run.c - from the parsed command line to a finished job: the target
- * Message-ID (argument or piped message), the sources and their order
- * (sources.h), the thread, then the am job, the thread job or the mail
+ * Message-ID (argument or piped message), the sources and their roles
+ * handed to gather.h, then the am job, the thread job or the mail
  * filter's series work. The wiring main.c would otherwise hold.
  */
 #include "amjob.h"
