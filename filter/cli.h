@@ -35,6 +35,7 @@ struct cli {
 	gboolean version;
 	gboolean allow_incomplete;
 	gboolean no_parent;
+	gboolean parent;
 	gboolean thread;
 	char *maildir;
 	char *append;

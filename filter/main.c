@@ -78,6 +78,9 @@ entries(struct cli *c)
 		{ "no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Start the thread at the given message, not at its root",
 		  NULL },
+		{ "parent", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "A patch without i/N inside another series' thread: take the series it answers, not the patch alone",
+		  NULL },
 		{ "thread", 'M', 0, G_OPTION_ARG_NONE, NULL,
 		  "Write the whole thread, every message as received, not the series",
 		  NULL },
@@ -114,7 +117,7 @@ entries(struct cli *c)
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
 		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
-		&c->no_parent,	 &c->thread,	       &c->maildir,
+		&c->no_parent,	 &c->parent,	       &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
 		&c->quiet,	 &c->version,
@@ -198,6 +201,9 @@ main(int argc, char **argv)
 	}
 	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
+		rc = LORE_EUSAGE;
+	} else if (c.parent && c.no_parent) {
+		lore_err("--parent and --no-parent contradict each other");
 		rc = LORE_EUSAGE;
 	} else {
 		rc = run_check_thread_opts(&c);

@@ -441,6 +441,17 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		rc = run_thread(t, c, target);
 		goto out;
 	}
+	if (!c->parent && !c->no_parent && series_inner_patch(s, target)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+
+		lore_info("NOTE: <%s> is a patch of its own inside another "
+			  "series' thread: taken alone (--parent takes the "
+			  "series it answers)",
+			  id);
+		thread_prune(t, target, TRUE);
+		series_set_free(s);
+		s = series_analyse(t);
+	}
 	if (newer && (rc = use_newer(c, g, &lo, t, &s)))
 		goto out;
 	fill_opts(&o, c, cfg);

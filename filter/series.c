@@ -472,3 +472,36 @@ series_missing(struct series *ser)
 			g_array_append_val(a, i);
 	return a;
 }
+
+/* The first ancestor of @p that is not a reply, or NULL. */
+static struct spatch *
+answered_patch(struct series_set *s, const struct spatch *p)
+{
+	struct spatch *q = spatch_of(s, thread_parent(s->thread, p->msg));
+	guint depth = 0;
+
+	while (q && q->reply && depth++ < 10000)
+		q = spatch_of(s, thread_parent(s->thread, q->msg));
+	return q && !q->reply ? q : NULL;
+}
+
+gboolean
+series_inner_patch(struct series_set *s, const char *msgid)
+{
+	struct spatch *p = spatch_of(s, thread_get(s->thread, msgid));
+	guint i;
+
+	if (!p || p->reply || !p->has_diff || !p->counters_inferred ||
+	    !answered_patch(s, p))
+		return FALSE;
+	/* the same title as a patch with its i/N: a revision of that patch */
+	for (i = 0; i < s->all->len; i++) {
+		const struct spatch *o = s->all->pdata[i];
+
+		if (o != p && o->has_diff && !o->reply &&
+		    !o->counters_inferred &&
+		    !g_ascii_strcasecmp(o->subj.title, p->subj.title))
+			return FALSE;
+	}
+	return TRUE;
+}
