@@ -323,7 +323,7 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		goto out;
 	}
 	mbox = g_string_new(NULL);
-	if (o->outdir)
+	if (o->outdir && !o->no_cover)
 		cover = g_string_new(NULL);
 	rc = build(s, ser, pick, o, mbox, cover, &count);
 	if (rc)
@@ -342,7 +342,7 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		goto out;
 	}
 	lore_info("---");
-	slug = writer_slug(ser);
+	slug = o->mbox_name ? g_strdup(o->mbox_name) : writer_slug(ser);
 	branch = writer_branch_slug(ser);
 	if (o->outdir) {
 		mbx = g_strdup_printf("%s/%s.mbx", o->outdir, slug);
@@ -350,12 +350,13 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		const char *paths[] = { mbx, cov };
 		const GString *data[] = { mbox, cover };
 
-		if (!writer_files(paths, data, cover->len ? 2 : 1, &err)) {
+		if (!writer_files(paths, data, cover && cover->len ? 2 : 1,
+				  &err)) {
 			lore_err("%s", err->message);
 			rc = err->code;
 			goto out;
 		}
-		if (cover->len)
+		if (cover && cover->len)
 			say_safe(" Cover: ", cov);
 	} else if (!writer_stdout(mbox, &err)) {
 		lore_err("%s", err->message);

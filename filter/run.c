@@ -84,6 +84,8 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 	o->allow_incomplete = c->allow_incomplete;
 	o->mboxrd = c->mboxrd;
 	o->outdir = c->outdir;
+	o->mbox_name = c->mbox_name;
+	o->no_cover = c->no_cover;
 	o->allow_unicode_control = c->allow_unicode_control;
 	v = config_get(cfg, "summary-linkmask", "linkmask");
 	o->link_mask = g_strdup(v ? v : DEFAULT_LINK_MASK);
