@@ -96,8 +96,13 @@ report_missing(struct series *ser, GHashTable *pick,
 			r = g_strdup_printf("%s/%d", list, ser->expected);
 		else
 			r = g_strdup_printf("%s of %d", list, ser->expected);
-		lore_err("v%d: missing %s", ser->revision, r);
-		if (!o->allow_incomplete)
+		/* to a mail filter, a series still arriving is no error */
+		if (o->arriving && !o->allow_incomplete)
+			lore_err("v%d is incomplete, missing %s: nothing written yet",
+				 ser->revision, r);
+		else
+			lore_err("v%d: missing %s", ser->revision, r);
+		if (!o->allow_incomplete && !o->arriving)
 			lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
 	}
 	g_array_unref(bad);
