@@ -73,6 +73,37 @@ ranges(GArray *nums)
 }
 
 /* One line for the missing patches, however many a subject claims. */
+/*
+ * b4's -P *glob*: the patches whose subject, without its [PATCH ...]
+ * prefix, matches the shell pattern (as Python's fnmatch, for '*' and '?').
+ */
+static GHashTable *
+pick_glob(struct series *ser, const char *glob, GError **err)
+{
+	GHashTable *set = g_hash_table_new(NULL, NULL);
+	GPatternSpec *spec = g_pattern_spec_new(glob);
+	guint i;
+
+	for (i = 1; i < ser->slots->len; i++) {
+		struct spatch *p =
+			g_array_index(ser->slots, struct series_entry, i).p;
+
+		if (p && p->subj.title &&
+		    g_pattern_spec_match_string(spec, p->subj.title))
+			g_hash_table_add(set, GINT_TO_POINTER((int)i));
+	}
+	g_pattern_spec_free(spec);
+	if (!g_hash_table_size(set)) {
+		g_autofree char *s = lore_term_safe(glob, -1);
+
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "-P '%s' matches no patch subject of the series", s);
+		g_hash_table_destroy(set);
+		return NULL;
+	}
+	return set;
+}
+
 static gboolean
 report_missing(struct series *ser, GHashTable *pick,
 	       const struct amjob_opts *o)
@@ -316,7 +347,10 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 		note_result(ser, o->result);
 	report_revisions(s, ser, o);
 	if (o->cherry_pick) {
-		pick = series_cherrypick(ser, o->cherry_pick, o->target, &err);
+		pick = strchr(o->cherry_pick, '*') ?
+			       pick_glob(ser, o->cherry_pick, &err) :
+			       series_cherrypick(ser, o->cherry_pick, o->target,
+						 &err);
 		if (!pick) {
 			lore_err("%s", err->message);
 			rc = err->code;

@@ -52,7 +52,7 @@ entries(struct cli *c)
 		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
 		  "Use revision N of the series instead of the latest", "N" },
 		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
-		  "Keep only these patches: 1-3,5,7- or _ (the given message)",
+		  "Keep only these patches: 1-3,5,7-, _ (the given message) or *glob* (subjects)",
 		  "SPEC" },
 		{ "apply-cover-trailers", 't', 0, G_OPTION_ARG_NONE, NULL,
 		  "Accepted for b4 compatibility: cover letter trailers always apply",

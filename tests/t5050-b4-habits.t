@@ -6,7 +6,7 @@
 # pipe into git am that must not hide a refused series.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 31
+plan 36
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -81,7 +81,25 @@ is "$(ls nc | sed 's/.*\.//' | tr '\n' ' ')" "mbx " "--no-cover: the mbox alone"
 is "$?.$(ls bad 2>/dev/null | wc -l)" "2.0" "-n ../up: refused, nothing written"
 check "-n names the bad name" grep -q "^lore-am: -n '../up': a file name" n.err
 
-# 6. no argument with a terminal on stdin: the usage line, not a wait
+# 6. -P *glob*: the patches whose subject (without [PATCH]) matches
+"$LORE_AM" -q -m t.mbox -P '*piece 2*' -o - "$id" >glob.mbx
+is "$?.$(grep -c '^Subject: ' glob.mbx)" "0.1" "-P '*piece 2*': one patch"
+check "-P '*piece 2*': the patch whose subject matches" \
+	grep -q '^Subject: \[PATCH 2/3\] part: add piece 2$' glob.mbx
+"$LORE_AM" -q -m t.mbox -P '*nothing*' "$id" >none.mbx 2>none.err
+is "$?.$(wc -c <none.mbx)" "1.0" "-P '*nothing*': exit 1, nothing written"
+check "-P names the pattern that matched nothing" \
+	grep -q "^lore-am: -P '\*nothing\*' matches no patch subject of the series" none.err
+if command -v b4 >/dev/null; then
+	git init -q b4r && git -C b4r config b4.attestation-policy off
+	(cd b4r && b4 -q -n am -m - -P '*piece 2*' -o - "$id" <../t.mbox \
+		>../b4-glob.mbx 2>/dev/null)
+	same_file glob.mbx b4-glob.mbx "-P '*piece 2*': byte for byte what b4 am writes"
+else
+	skip "b4 not installed"
+fi
+
+# 7. no argument with a terminal on stdin: the usage line, not a wait
 script -qec "timeout 10 '$LORE_AM'; echo rc=\$?" /dev/null </dev/null >tty.out 2>&1
 check "a terminal: usage line" grep -q '^usage: lore-am \[OPTION...\] \[MSGID|URL\]' tty.out
 check "a terminal: exit 2 at once" grep -q '^rc=2' tty.out
