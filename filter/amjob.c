@@ -331,7 +331,8 @@ amjob_run(struct thread *t, const struct amjob_opts *o)
 	guint count = 0, i;
 	int rc = LORE_OK;
 
-	lore_info("Analyzing %u messages in the thread", t->msgs->len);
+	lore_info("Analyzing %u message%s in the thread", t->msgs->len,
+		  t->msgs->len == 1 ? "" : "s");
 	s = series_analyse(t, o->sloppy);
 	ser = series_get(s, o->use_version);
 	if (!ser) {

@@ -6,7 +6,7 @@
 # pipe into git am that must not hide a refused series.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 36
+plan 38
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -99,7 +99,15 @@ else
 	skip "b4 not installed"
 fi
 
-# 7. no argument with a terminal on stdin: the usage line, not a wait
+# 7. a single message: the summary counts in the singular
+cp p/0001-*.patch single.eml
+"$LORE_AM" -m single.eml "$id" >single.mbx 2>single.err
+check "one message: 'Analyzing 1 message in the thread'" \
+	grep -qx 'Analyzing 1 message in the thread' single.err
+check "one message: 'Sources: mbox 1 message'" \
+	grep -qx 'Sources: mbox 1 message' single.err
+
+# 8. no argument with a terminal on stdin: the usage line, not a wait
 script -qec "timeout 10 '$LORE_AM'; echo rc=\$?" /dev/null </dev/null >tty.out 2>&1
 check "a terminal: usage line" grep -q '^usage: lore-am \[OPTION...\] \[MSGID|URL\]' tty.out
 check "a terminal: exit 2 at once" grep -q '^rc=2' tty.out
