@@ -117,6 +117,6 @@ if nm_have; then
 		>"$TRASH/h.out" 2>"$TRASH/h.err"
 	is "$?.$(cat "$hook")" "2.#!/bin/sh" "a post-new hook of the user's own is left alone"
 else
-	for i in 1 2 3 4 5 6; do skip "notmuch not installed or not built in"; done
+	for _ in 1 2 3 4 5 6; do skip "notmuch not installed or not built in"; done
 fi
 done_testing
