@@ -145,6 +145,7 @@ static const char summary[] =
 	"with the reviewers' trailers added, as an mbox that git am applies.\n"
 	"With --thread (or --maildir, --append), writes the whole thread\n"
 	"instead: every message, unchanged, in thread order.\n"
+	"b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
 	"\n"
 	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
 	"message; 2 usage or unreadable input; 74 output not written;\n"
