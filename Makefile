@@ -12,7 +12,10 @@
 #                        after run; rm -rf fuzz/out to start over)
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
+#   make install-notmuch-hook  install the notmuch post-new hook where notmuch
+#                        says its hooks go (after make install)
 #   make deps            install the Debian packages the build and tests need
+#                        (as root, or with sudo)
 #   make example         run lore-am on the bundled example thread
 #   make SANITIZE=1 ...  build with AddressSanitizer and UBSan
 #   make NO_NOTMUCH=1    build without libnotmuch (-N then says so)
@@ -22,6 +25,7 @@ PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/lore-am
+DOCDIR   ?= $(PREFIX)/share/doc/lore-am
 CC       ?= cc
 PKGS      = gmime-3.0 libcurl zlib gmodule-2.0
 CFLAGS   ?= -O2 -g
@@ -180,19 +184,71 @@ fuzz/out/cov-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h $(LIB_OBJS:.o=.c) $(
 fuzz-coverage: $(COV_BINS)
 	fuzz/coverage $(FUZZ_NAMES)
 
-example: lore-am
-	./lore-am -m examples/thread.mbox < examples/patch.eml
+# the build's own lines go to stderr: stdout carries the mbox alone
+example:
+	@$(MAKE) -s lore-am >&2
+	@./lore-am -m examples/thread.mbox < examples/patch.eml
 
 bench: lore-am
 	bench/run-bench.sh $(BENCH_ARGS)
 
+# The installed wrappers, recipes, hooks and key files call the installed
+# programs by their full path: procmail, maildrop and notmuch run hooks with
+# a PATH of their own, which need not hold $(BINDIR).
+INSTALLED_PATHS = sed -e 's|:-lore-am}|:-$(BINDIR)/lore-am}|' \
+	-e 's|^\([[:space:]]*LORE_AM=\)"lore-am"|\1"$(BINDIR)/lore-am"|' \
+	-e 's|>lore-am-pipe |>$(BINDIR)/lore-am-pipe |g' \
+	-e 's|-m lore-am-pipe |-m $(BINDIR)/lore-am-pipe |g' \
+	-e 's|/usr/local/share/lore-am|$(SHAREDIR)|g' \
+	-e 's|^lore-am-pipe |$(BINDIR)/lore-am-pipe |' \
+	-e 's|"lore-am-pipe"|"$(BINDIR)/lore-am-pipe"|' \
+	-e 's|"notmuch-lore-thread"|"$(BINDIR)/notmuch-lore-thread"|'
+
 install: lore-am
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
-	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
-		$(DESTDIR)$(BINDIR)/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 lore-am $(DESTDIR)$(BINDIR)/
+	for f in hooks/lore-am-pipe notmuch/notmuch-lore-thread; do \
+		$(INSTALLED_PATHS) $$f > $(DESTDIR)$(BINDIR)/$${f##*/}.tmp && \
+		chmod 755 $(DESTDIR)$(BINDIR)/$${f##*/}.tmp && \
+		mv -f $(DESTDIR)$(BINDIR)/$${f##*/}.tmp \
+			$(DESTDIR)$(BINDIR)/$${f##*/} || exit 1; \
+	done
 	install -m 644 doc/lore-am.1 $(DESTDIR)$(MANDIR)/man1/lore-am.1
-	install -m 644 $(SNIPPETS) $(DESTDIR)$(SHAREDIR)/
-	install -m 755 notmuch/post-new $(DESTDIR)$(SHAREDIR)/notmuch-post-new
+	for f in $(SNIPPETS); do \
+		$(INSTALLED_PATHS) $$f > $(DESTDIR)$(SHAREDIR)/$${f##*/}.tmp && \
+		chmod 644 $(DESTDIR)$(SHAREDIR)/$${f##*/}.tmp && \
+		mv -f $(DESTDIR)$(SHAREDIR)/$${f##*/}.tmp \
+			$(DESTDIR)$(SHAREDIR)/$${f##*/} || exit 1; \
+	done
+	$(INSTALLED_PATHS) notmuch/post-new \
+		> $(DESTDIR)$(SHAREDIR)/notmuch-post-new.tmp
+	chmod 755 $(DESTDIR)$(SHAREDIR)/notmuch-post-new.tmp
+	mv -f $(DESTDIR)$(SHAREDIR)/notmuch-post-new.tmp \
+		$(DESTDIR)$(SHAREDIR)/notmuch-post-new
+	install -m 644 doc/*.md $(DESTDIR)$(DOCDIR)/
+
+# notmuch knows where its hooks go (database.hook_dir); before the first
+# `notmuch new` it may print nothing, and "/post-new" is no place for it.
+install-notmuch-hook:
+	@dir=$$(notmuch config get database.hook_dir 2>/dev/null); \
+	hook=$(DESTDIR)$(SHAREDIR)/notmuch-post-new; \
+	if [ -z "$$dir" ]; then \
+		echo "install-notmuch-hook: notmuch names no hook folder (database.hook_dir is empty): run notmuch new once, or set it with notmuch config set database.hook_dir DIR" >&2; \
+		exit 1; \
+	fi; \
+	if [ ! -f "$$hook" ]; then \
+		echo "install-notmuch-hook: $$hook is missing: run make install first (with the same PREFIX)" >&2; \
+		exit 1; \
+	fi; \
+	if [ -e "$$dir/post-new" ] && ! cmp -s "$$hook" "$$dir/post-new"; then \
+		echo "install-notmuch-hook: $$dir/post-new exists and is not lore-am's: call $(SHAREDIR)/notmuch-post-new from it" >&2; \
+		exit 1; \
+	fi; \
+	mkdir -p "$$dir" && cp "$$hook" "$$dir/post-new.tmp" && \
+	chmod 755 "$$dir/post-new.tmp" && \
+	mv -f "$$dir/post-new.tmp" "$$dir/post-new" && \
+	echo "installed $$dir/post-new"
 
 deps:
 	.ci/install-deps
@@ -203,5 +259,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
-	bench install deps \
+	bench install install-notmuch-hook deps \
 	clean FORCE

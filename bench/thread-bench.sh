@@ -49,7 +49,7 @@ run() {
 }
 
 run "lore-am --thread > stdout" ":" \
-	"$lore" -q -M -m "$tmp/t.mbox" "$id"
+	"$lore" -q --thread -m "$tmp/t.mbox" "$id"
 run "lore-am --maildir (all new)" "rm -rf '$tmp/md'" \
 	"$lore" -q --maildir "$tmp/md" -m "$tmp/t.mbox" "$id"
 run "lore-am --maildir (nothing new)" ":" \

@@ -97,8 +97,13 @@ report_missing(struct series *ser, GHashTable *pick,
 			r = g_strdup_printf("%s/%d", list, ser->expected);
 		else
 			r = g_strdup_printf("%s of %d", list, ser->expected);
-		lore_err("v%d: missing %s", ser->revision, r);
-		if (!o->allow_incomplete)
+		/* to a mail filter, a series still arriving is no error */
+		if (o->arriving && !o->allow_incomplete)
+			lore_err("v%d is incomplete, missing %s: nothing written yet",
+				 ser->revision, r);
+		else
+			lore_err("v%d: missing %s", ser->revision, r);
+		if (!o->allow_incomplete && !o->arriving)
 			lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
 	}
 	g_array_unref(bad);
@@ -266,7 +271,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	guint count = 0, i;
 	int rc = LORE_OK;
 
-	lore_info("Analyzing %u messages in the thread", s->thread->msgs->len);
+	lore_info("Analyzing %u message%s in the thread", s->thread->msgs->len,
+		  s->thread->msgs->len == 1 ? "" : "s");
 	ser = series_get(s, o->use_version);
 	if (!ser) {
 		if (o->use_version)
@@ -293,7 +299,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		goto out;
 	}
 	mbox = g_string_new(NULL);
-	if (o->outdir)
+	if (o->outdir && !o->no_cover)
 		cover = g_string_new(NULL);
 	f = followup_collect(s, o->sloppy);
 	rc = build(f, ser, pick, o, mbox, cover, &count);
@@ -313,7 +319,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		goto out;
 	}
 	lore_info("---");
-	slug = writer_slug(ser);
+	slug = o->mbox_name ? g_strdup(o->mbox_name) : writer_slug(ser);
 	branch = writer_branch_slug(ser);
 	if (o->outdir) {
 		mbx = g_strdup_printf("%s/%s.mbx", o->outdir, slug);
@@ -321,12 +327,13 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		const char *paths[] = { mbx, cov };
 		const GString *data[] = { mbox, cover };
 
-		if (!writer_files(paths, data, cover->len ? 2 : 1, &err)) {
+		if (!writer_files(paths, data, cover && cover->len ? 2 : 1,
+				  &err)) {
 			lore_err("%s", err->message);
 			rc = err->code;
 			goto out;
 		}
-		if (cover->len)
+		if (cover && cover->len)
 			say_safe(" Cover: ", cov);
 	} else if (!writer_stdout(mbox, &err)) {
 		lore_err("%s", err->message);

@@ -38,6 +38,9 @@ struct amjob_opts {
 	gboolean mboxrd;
 	gboolean allow_unicode_control; /* patches with bidi controls too */
 	char *outdir;             /* NULL: the mbox goes to stdout */
+	const char *mbox_name;    /* -n: the stem in @outdir, else the slug */
+	gboolean no_cover;        /* --no-cover: no .cover in @outdir */
+	gboolean arriving;        /* a mail filter: a series may be arriving */
 	char *link_mask;          /* for the summary's Link line */
 	const char *target;       /* the message asked about, or NULL */
 	struct amjob_result *result; /* filled when not NULL */

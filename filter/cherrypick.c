@@ -7,6 +7,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * b4's -P *glob*: the patches whose subject, without its [PATCH ...]
+ * prefix, matches the shell pattern (as Python's fnmatch, for '*' and '?').
+ */
+static GHashTable *
+pick_glob(struct series *ser, const char *glob, GError **err)
+{
+	GHashTable *set = g_hash_table_new(NULL, NULL);
+	GPatternSpec *spec = g_pattern_spec_new(glob);
+	guint i;
+
+	for (i = 1; i < ser->slots->len; i++) {
+		struct spatch *p =
+			g_array_index(ser->slots, struct series_entry, i).p;
+
+		if (p && p->subj.title &&
+		    g_pattern_spec_match_string(spec, p->subj.title))
+			g_hash_table_add(set, GINT_TO_POINTER((int)i));
+	}
+	g_pattern_spec_free(spec);
+	if (!g_hash_table_size(set)) {
+		g_autofree char *s = lore_term_safe(glob, -1);
+
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "-P '%s' matches no patch subject of the series", s);
+		g_hash_table_destroy(set);
+		return NULL;
+	}
+	return set;
+}
+
 GHashTable *
 cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 		 GError **err)
@@ -16,6 +47,8 @@ cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 	g_auto(GStrv) parts = NULL;
 	guint i;
 
+	if (strchr(spec, '*'))
+		return pick_glob(ser, spec, err);
 	if (!strcmp(spec, "_")) {
 		for (i = 1; i < ser->slots->len; i++) {
 			struct spatch *p =

@@ -29,7 +29,11 @@ struct cli {
 	gboolean add_my_sob;
 	gboolean add_link;
 	gboolean cc_trailers;
-	char *outdir;
+	char *outdir;       /* NULL: stdout (main.c turns -o - into NULL) */
+	char *mbox_name;    /* -n: file name stem with -o DIR, or NULL */
+	gboolean no_cover;  /* --no-cover: no NAME.cover with -o DIR */
+	gboolean save_maildir; /* b4's -M, refused until it is built */
+	gboolean quilt;     /* b4's -Q, refused until it is built */
 	gboolean mboxrd;
 	gboolean quiet;
 	gboolean version;

@@ -52,7 +52,7 @@ entries(struct cli *c)
 		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
 		  "Use revision N of the series instead of the latest", "N" },
 		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
-		  "Keep only these patches: 1-3,5,7- or _ (the given message)",
+		  "Keep only these patches: 1-3,5,7-, _ (the given message) or *glob* (subjects)",
 		  "SPEC" },
 		{ "apply-cover-trailers", 't', 0, G_OPTION_ARG_NONE, NULL,
 		  "Accepted for b4 compatibility: cover letter trailers always apply",
@@ -68,8 +68,17 @@ entries(struct cli *c)
 		{ "cc-trailers", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Copy the patch's To/Cc addresses as Cc: trailers", NULL },
 		{ "outdir", 'o', 0, G_OPTION_ARG_FILENAME, NULL,
-		  "Write NAME.mbx and NAME.cover (with --thread: MSGID.mbx) into DIR instead of stdout",
+		  "Write NAME.mbx and NAME.cover (with --thread: MSGID.mbx) into DIR instead of stdout; - is stdout, as in b4",
 		  "DIR" },
+		{ "mbox-name", 'n', 0, G_OPTION_ARG_FILENAME, NULL,
+		  "With -o DIR: name the files NAME.mbx and NAME.cover, not after the series",
+		  "NAME" },
+		{ "no-cover", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "With -o DIR: do not write the cover letter", NULL },
+		{ "save-as-maildir", 'M', 0, G_OPTION_ARG_NONE, NULL,
+		  "b4's series as a maildir: not built yet (refused)", NULL },
+		{ "quilt-ready", 'Q', 0, G_OPTION_ARG_NONE, NULL,
+		  "b4's quilt-ready folder: not built yet (refused)", NULL },
 		{ "mboxrd", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write mboxrd (for git am --patch-format=mboxrd)", NULL },
 		{ "allow-incomplete", 0, 0, G_OPTION_ARG_NONE, NULL,
@@ -81,7 +90,7 @@ entries(struct cli *c)
 		{ "parent", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "A patch without i/N inside another series' thread: take the series it answers, not the patch alone",
 		  NULL },
-		{ "thread", 'M', 0, G_OPTION_ARG_NONE, NULL,
+		{ "thread", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write the whole thread, every message as received, not the series",
 		  NULL },
 		{ "maildir", 0, 0, G_OPTION_ARG_FILENAME, NULL,
@@ -106,7 +115,7 @@ entries(struct cli *c)
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print the version and exit", NULL },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
-		  NULL, "[MSGID|URL]" },
+		  NULL, NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	void *targets[] = {
@@ -116,7 +125,8 @@ entries(struct cli *c)
 		&c->use_version, &c->cherry_pick,
 		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
 		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
-		&c->outdir,	 &c->mboxrd,	       &c->allow_incomplete,
+		&c->outdir,	 &c->mbox_name,	       &c->no_cover,
+		&c->save_maildir, &c->quilt,	       &c->mboxrd,	       &c->allow_incomplete,
 		&c->no_parent,	 &c->parent,	       &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
@@ -130,12 +140,15 @@ entries(struct cli *c)
 	return e;
 }
 
+static const char usage[] = "lore-am [OPTION...] [MSGID|URL]";
+
 static const char summary[] =
 	"Reads a patch mail on stdin (or takes a Message-ID or archive URL),\n"
 	"gathers its thread, and writes the latest revision of the series,\n"
 	"with the reviewers' trailers added, as an mbox that git am applies.\n"
 	"With --thread (or --maildir, --append), writes the whole thread\n"
 	"instead: every message, unchanged, in thread order.\n"
+	"b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
 	"\n"
 	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
 	"message; 2 usage or unreadable input; 74 output not written;\n"
@@ -156,6 +169,67 @@ has_passthrough(int argc, char **argv)
 	return FALSE;
 }
 
+/*
+ * What b4 users type: the subcommand word (`lore-am am ID`), -o - for
+ * standard output, and b4's letters that lore-am does not do yet, refused
+ * by name rather than taken for something else.
+ */
+static int
+b4_habits(struct cli *c)
+{
+	if (c->args && c->args[0] &&
+	    (!strcmp(c->args[0], "am") || !strcmp(c->args[0], "shazam"))) {
+		char *word = c->args[0];
+
+		if (!strcmp(word, "shazam")) {
+			lore_err("shazam (apply the series with git am) is not built yet: use lore-am -o - ID > series.mbx && git am series.mbx");
+			return LORE_EUSAGE;
+		}
+		/* `am` is b4's subcommand, and lore-am only does that */
+		memmove(c->args, c->args + 1,
+			g_strv_length(c->args) * sizeof(*c->args));
+		g_free(word);
+	}
+	if (c->save_maildir || c->quilt) {
+		lore_err("%s is not built yet: lore-am writes an mbox (-o DIR for files)",
+			 c->save_maildir ? "-M (--save-as-maildir)" :
+					   "-Q (--quilt-ready)");
+		return LORE_EUSAGE;
+	}
+	if (c->outdir && !strcmp(c->outdir, "-")) {
+		if (c->passthrough) {
+			lore_err("--passthrough needs -o DIR, not -o -: standard output carries the mail");
+			return LORE_EUSAGE;
+		}
+		/* as in b4: the mbox goes to standard output (./- is a folder) */
+		g_clear_pointer(&c->outdir, g_free);
+	}
+	if (c->mbox_name && (!*c->mbox_name || strchr(c->mbox_name, '/') ||
+			     c->mbox_name[0] == '.')) {
+		g_autofree char *s = lore_term_safe(c->mbox_name, -1);
+
+		lore_err("-n '%s': a file name, without '/' and not starting with '.'",
+			 s);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+/*
+ * No MSGID and a terminal on stdin: nobody is piping a message in, so say
+ * how to use lore-am instead of waiting for one.
+ */
+static int
+check_terminal(const struct cli *c)
+{
+	if (c->passthrough || c->mboxes || (c->args && c->args[0]) ||
+	    !isatty(STDIN_FILENO))
+		return LORE_OK;
+	lore_err("no MSGID given and no message piped in");
+	fprintf(stderr, "usage: %s (lore-am --help for more)\n", usage);
+	return LORE_EUSAGE;
+}
+
 /* Every string GOptionContext filled in, for a leak-free exit. */
 static void
 cli_clear(struct cli *c)
@@ -166,6 +240,7 @@ cli_clear(struct cli *c)
 	g_free(c->lore);
 	g_free(c->cherry_pick);
 	g_free(c->outdir);
+	g_free(c->mbox_name);
 	g_free(c->source);
 	g_free(c->maildir);
 	g_free(c->append);
@@ -181,7 +256,7 @@ main(int argc, char **argv)
 	gboolean filter = has_passthrough(argc, argv);
 	int rc;
 
-	ctx = g_option_context_new("[MSGID|URL]");
+	ctx = g_option_context_new(usage + strlen("lore-am [OPTION...] "));
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries(&c), NULL);
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
@@ -205,7 +280,7 @@ main(int argc, char **argv)
 	} else if (c.parent && c.no_parent) {
 		lore_err("--parent and --no-parent contradict each other");
 		rc = LORE_EUSAGE;
-	} else {
+	} else if (!(rc = b4_habits(&c)) && !(rc = check_terminal(&c))) {
 		rc = run_check_thread_opts(&c);
 	}
 	if (rc) {

@@ -83,6 +83,9 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 	o->allow_incomplete = c->allow_incomplete;
 	o->mboxrd = c->mboxrd;
 	o->outdir = c->outdir;
+	o->mbox_name = c->mbox_name;
+	o->no_cover = c->no_cover;
+	o->arriving = c->passthrough;
 	o->allow_unicode_control = c->allow_unicode_control;
 	v = config_get(cfg, "summary-linkmask", "linkmask");
 	o->link_mask = g_strdup(v ? v : DEFAULT_LINK_MASK);
@@ -552,8 +555,14 @@ passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
 		return LORE_EUSAGE;
 	{
 		g_autofree char *target = g_strdup(msg->msgid);
+		g_autofree char *about = lore_term_safe(target, -1);
+		int rc;
 
-		return work(c, cfg, msg, target, res);
+		/* a filter's log holds many mails: each line names its own */
+		lore_err_about = about;
+		rc = work(c, cfg, msg, target, res);
+		lore_err_about = NULL;
+		return rc;
 	}
 }
 

@@ -7,6 +7,8 @@
 #include "mbox.h"
 #include "util.h"
 
+#include <string.h>
+
 GQuark
 source_error_quark(void)
 {
@@ -52,7 +54,10 @@ source_mbox_new(const char *path)
 {
 	struct source *s = g_new0(struct source, 1);
 
-	s->name = "mbox";
+	/* what the summary calls it: "Sources: maildir 25 messages" */
+	s->name = strcmp(path, "-") && g_file_test(path, G_FILE_TEST_IS_DIR)
+			  ? "maildir"
+			  : "mbox";
 	s->fetch = mbox_fetch;
 	s->free = mbox_free;
 	s->priv = g_strdup(path);

@@ -97,9 +97,11 @@ write_mbox(GPtrArray *msgs, const struct threadout_opts *o, GError **err)
 	if (path) {
 		g_autofree char *p = lore_term_safe(path, -1);
 
-		lore_info("Saved %u messages to %s", msgs->len, p);
+		lore_info("Saved %u message%s to %s", msgs->len,
+			  msgs->len == 1 ? "" : "s", p);
 	} else {
-		lore_info("Wrote %u messages to standard output", msgs->len);
+		lore_info("Wrote %u message%s to standard output", msgs->len,
+			  msgs->len == 1 ? "" : "s");
 	}
 	return LORE_OK;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 int lore_quiet;
+const char *lore_err_about;
 
 GQuark
 lore_error_quark(void)
@@ -25,6 +26,8 @@ lore_err(const char *fmt, ...)
 
 	va_start(ap, fmt);
 	fputs("lore-am: ", stderr);
+	if (lore_err_about)
+		fprintf(stderr, "<%s>: ", lore_err_about);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);

@@ -40,6 +40,13 @@ enum lore_status {
 /* Set by main.c from -q; lore_info() prints nothing when it is set. */
 extern int lore_quiet;
 
+/*
+ * The mail filter's log line names the message it is about: when set (by
+ * run.c, borrowed, terminal-safe), lore_err() puts "<ID>: " after the
+ * tool's name.
+ */
+extern const char *lore_err_about;
+
 /* "lore-am: " + message + "\n" on stderr, always. */
 void lore_err(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* The same without the prefix, suppressed by -q. */

@@ -62,9 +62,10 @@ Return PROGRAM's exit status."
   (lore-am--pipe "-d" (expand-file-name lore-am-dir) "save"))
 
 (defun lore-am-apply ()
-  "Apply the series of the current message with git am in `lore-am-repo'."
+  "Apply the series of the current message with git am in `lore-am-repo'.
+The series is kept in `lore-am-dir', as `lore-am-save' writes it."
   (interactive)
-  (apply #'lore-am--pipe
+  (apply #'lore-am--pipe "-d" (expand-file-name lore-am-dir)
          (append (and lore-am-repo
                       (list "-r" (expand-file-name lore-am-repo)))
                  (list "apply"))))

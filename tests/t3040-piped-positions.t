@@ -14,7 +14,7 @@
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
-plan 48
+plan 49
 
 # ------------------------------------------------------------ test data
 # a 3-patch series with a cover letter; a review of patch 2 and a reply to
@@ -164,6 +164,11 @@ to_mbox "$TRASH/unrelated.mbox" "$TRASH/one/0001-single-add-one.patch"
 run m-L "$cover" -m "$TRASH/unrelated.mbox" -L "$PI_URL/test/%s"
 same_file "$TRASH/m-L.out" "$TRASH/s-cover.out" \
 	"-m without the thread, -L: the archive gives the series"
+
+# the maildir notmuch indexes, as -m: the summary calls it a maildir
+run m-dir "$single" -m "$TRASH/mail"
+check "-m MAILDIR: 'Sources: maildir 2 messages'" \
+	grep -qx 'Sources: maildir 2 messages' "$TRASH/m-dir.err"
 
 # ------------------------------------------ 4. the keys' command, defaults
 LORE_AM=$LORE_AM "$SRC_DIR/hooks/lore-am-pipe" save <"$single" \

@@ -1,7 +1,9 @@
 #!/bin/bash
 # mutt/lore-am.muttrc in the real neomutt and mutt, driven under tmux: the
 # save key writes the am-ready series (index and pager), the apply key
-# commits it with git am and leaves the repository alone when that fails,
+# commits it with git am and leaves the repository alone when that fails
+# (showing git's reason, not its advice to --continue, and keeping the
+# series where the save key puts it),
 # the tagged variant saves one series per tagged message, and the user's
 # pipe settings come back afterwards.
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +16,7 @@ for c in neomutt mutt; do
 done
 [ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
 set -- $clients
-plan $((14 * $#))
+plan $((16 * $#))
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -143,8 +145,14 @@ for c in "$@"; do
 
 	# apply again: git am fails, the repository stays as it was
 	head=$(git -C "$repo" rev-parse HEAD)
+	tmux_keys ":set my_lore_am_dir=\"~/failed-$c\"" Enter
 	pipe_key M-g "git am failed; '$repo' is as it was" 20
 	ok $? "$c: a failing Esc g says the repository is as it was"
+	printf '%s\n' "$SCREEN" | grep -q '^Patch failed at' &&
+		! printf '%s\n' "$SCREEN" | grep -q -- '--continue'
+	ok $? "$c: ... with git's reason, without its advice to --continue"
+	check "$c: ... and keeps the series where Esc a saves it" \
+		cmp "$HOME/failed-$c/${exp_one##*/}" "$exp_one"
 	gd=$(git -C "$repo" rev-parse --absolute-git-dir)
 	am=none
 	[ -e "$gd/rebase-apply" ] && am=in-progress

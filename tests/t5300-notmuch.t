@@ -1,14 +1,18 @@
 #!/bin/bash
 # notmuch/post-new run by a real `notmuch new` on a test maildir: it writes
 # the am-ready mbox of each series that new mail starts or completes, tags
-# the thread (+am-ready, or +am-incomplete with am-missing-N), runs
-# lore-am once per thread and never again for threads with nothing new,
-# and never makes `notmuch new` fail.
+# the series' messages (+am-ready, or +am-incomplete with am-missing-N),
+# runs lore-am once per series (twice for an incomplete one, to learn its
+# messages) and never again for threads with nothing new, writes and tags
+# each of two series that notmuch joins in one thread (a bogus
+# In-Reply-To: <yes>), names the message in each line it prints, and never
+# makes `notmuch new` fail.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
+. "$(dirname "$0")/lib-series.sh"
 
 command -v notmuch >/dev/null || skip_all "notmuch not installed"
-plan 17
+plan 24
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -52,7 +56,7 @@ notmuch new >"$TRASH/out1" 2>"$TRASH/err1"
 is $? 0 "notmuch new runs the hook and succeeds"
 one=$(notmuch search --output=threads id:"$ONE_ID")
 two=$(notmuch search --output=threads id:"$TWO_ID")
-is "$(runs)" 2 "lore-am ran once per thread, not once per new message"
+is "$(runs)" 3 "lore-am ran once per series (twice for the incomplete one), not once per new message"
 is "$(notmuch count "$two and tag:am-ready") $(notmuch count "$two")" \
 	"$(notmuch count "$two") $(notmuch count "$two")" \
 	"the complete series' thread is tagged am-ready"
@@ -63,8 +67,8 @@ check "its am-ready mbox is written, with lore-am.args (-l) applied" \
 is "$(notmuch search --output=tags "$one" | grep '^am-' | sort | tr '\n' ' ')" \
 	"am-incomplete am-missing-3 " \
 	"the incomplete series' thread is tagged am-incomplete, am-missing-3"
-grep -q 'incomplete, missing patches 3' "$TRASH/err1"
-ok $? "... and the missing patch is named on stderr"
+grep -q "^lore-am post-new: <[^>]*@[^>]*>: .* is incomplete, missing patches 3\$" "$TRASH/err1"
+ok $? "... and the missing patch is named on stderr, with the message"
 is "$(find "$HOME/patches" -name '*.mbx' | wc -l)" 1 \
 	"nothing is written for the incomplete series"
 
@@ -131,4 +135,36 @@ grep -q 'lore-am failed' "$TRASH/err4"
 is "$rc $?" "0 0" "a failing lore-am is reported and notmuch new still succeeds"
 is "$(notmuch search --output=tags "$two" | grep '^am-' | tr '\n' ' ')" \
 	"am-ready " "... and the thread keeps the tags it had"
+notmuch tag -new -- tag:new
+
+# 5. two series whose patches answer the same bogus In-Reply-To: <yes>:
+# notmuch makes them one thread; both are done, each on its own messages
+notmuch config set lore-am.outdir "~/yes"
+series_repo "$TRASH/ra" 2 alpha >/dev/null
+series_repo "$TRASH/rb" 3 beta >/dev/null
+fmt "$TRASH/ra" "$TRASH/pa" --in-reply-to=yes
+fmt "$TRASH/rb" "$TRASH/pb" --in-reply-to=yes
+sed -i 's/^From: Pat Contributor <pat@example.com>/From: Bea Other <bea@example.net>/' \
+	"$TRASH"/pb/*.patch
+rm "$TRASH"/pb/0002-*.patch   # beta's 2/3 is still on its way
+for f in "$TRASH"/pa/*.patch "$TRASH"/pb/*.patch; do
+	d=${f%/*}
+	sed 1d "$f" >"$mail/lists/new/yes-${d##*/}-${f##*/}"   # no From_ line
+done
+a1=$(msgid_of "$TRASH"/pa/0001-*)
+b1=$(msgid_of "$TRASH"/pb/0001-*)
+notmuch new >/dev/null 2>"$TRASH/err5"
+is "$(notmuch search --output=threads "id:$a1"):$(notmuch count "id:$a1 or id:$b1")" \
+	"$(notmuch search --output=threads "id:$b1"):2" "notmuch joins the two series in one thread"
+is "$(ls "$HOME/yes" 2>/dev/null | grep -c 'alpha.*\.mbx$')" 1 \
+	"the complete series of that thread is written"
+is "$(notmuch count "from:pat@example.com and subject:alpha and tag:am-ready and not tag:am-incomplete")" 2 \
+	"its patches, and only those, are tagged am-ready"
+is "$(notmuch count "from:bea@example.net and tag:am-incomplete and tag:am-missing-2 and not tag:am-ready")" 2 \
+	"the other series' patches are tagged am-incomplete, am-missing-2"
+grep -q "<$b1>: .*incomplete, missing patches 2\|<$(msgid_of "$TRASH"/pb/0003-*)>: .*incomplete, missing patches 2" "$TRASH/err5"
+ok $? "the incomplete one is named on stderr with its message"
+is "$(grep -vc '^lore-am post-new: <[^>]*>: ' "$TRASH/err5")" 0 \
+	"every line the hook prints names its message"
+is "$(ls "$HOME/yes" | grep -c '\.mbx$')" 1 "nothing is written for the incomplete one"
 done_testing

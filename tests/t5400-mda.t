@@ -4,7 +4,10 @@
 # am-ready mbox per series while every mail is delivered byte for byte;
 # the filter recipe adds only the X-Lore-Am header; and when lore-am fails
 # (output folder unusable, program missing, program broken) the delivered
-# mail is still exactly the mail that came in.
+# mail is still exactly the mail that came in. Patches whose subjects come
+# RFC 2047-encoded (as git send-email writes them) go through lore-am too,
+# and the log of a series arriving mail by mail holds no alarm: at most
+# one line per mail, each naming its message.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
@@ -14,7 +17,7 @@ for m in procmail maildrop; do
 done
 [ -n "$mdas" ] || skip_all "neither procmail nor maildrop installed"
 set -- $mdas
-plan $((11 * $#))
+plan $((13 * $#))
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -42,6 +45,28 @@ p3of3=$(grep -l '^Message-I[dD]: <20240101120000.3.v1-OTHER@example.org>' \
 	"$TRASH"/in-two/cur/*)
 p1of3=$(grep -l '^Message-I[dD]: <20240101120000.1.v1-OTHER@example.org>' \
 	"$TRASH"/in-two/cur/*)
+# patches 3/5 and 5/5 of series one arrive last, their subjects encoded as
+# git send-email does: base64 (B) and quoted-printable (q), folded
+p3of5=$(grep -l '^Message-I[dD]: <20240101120000.3.v1-PATCH@example.org>' \
+	"$TRASH"/in-one/cur/*)
+p5of5=$(grep -l '^Message-I[dD]: <20240101120000.5.v1-PATCH@example.org>' \
+	"$TRASH"/in-one/cur/*)
+encode_subject() {
+	LORE_ENC=$1 perl -MEncode -0777 -i -pe '
+		s{^Subject: (.*(?:\n[ \t].*)*)}{
+			my $s = $1; $s =~ s/\n//g;
+			my $e = encode("MIME-$ENV{LORE_ENC}", $s); $e =~ s/\?Q\?/?q?/g;
+			"Subject: $e" }me' "$2"
+}
+encode_subject B "$p3of5" && encode_subject Q "$p5of5" &&
+	grep -q '^Subject: =?UTF-8?q?=5BPATCH_5/5=5D' "$p5of5" &&
+	grep -q '^Subject: =?UTF-8?B?' "$p3of5" ||
+	{ echo "Bail out! cannot encode the subjects"; exit 1; }
+arrival=
+for f in "$TRASH"/in-one/cur/*; do
+	case $f in "$p3of5" | "$p5of5") ;; *) arrival="$arrival $f" ;; esac
+done
+arrival="$arrival $p3of5 $p5of5"
 
 # rc FILE MDA FOLDER [VAR=VALUE...]: a test rc file delivering to FOLDER
 # (with plain=1: without lore-am)
@@ -99,7 +124,7 @@ for m in "$@"; do
 	rc "$TRASH/$m.rc" "$m" "$box" "LORE_AM_ARGS=-m $box" \
 		"LORE_AM_DIR=$HOME/$m-patches"
 	fails=0 same=0 n=0
-	for f in "$TRASH"/in-one/cur/*; do
+	for f in $arrival; do
 		n=$((n + 1))
 		deliver "$m" "$TRASH/$m.rc" "$f" || fails=$((fails + 1))
 		got=$(newest "$box") && cmp -s "$got" "$f" && same=$((same + 1))
@@ -107,9 +132,15 @@ for m in "$@"; do
 	is "$fails" 0 "$m, copy: every delivery succeeds"
 	is "$same" "$n" "$m, copy: every mail is delivered byte for byte"
 	"$LORE_AM" -q -m "$box" -o "$TRASH/$m-fresh" "$ONE_ID"
-	check "$m, copy: the am-ready mbox is that of the whole mailbox" \
+	check "$m, copy: the am-ready mbox is that of the whole mailbox (encoded subjects last)" \
 		cmp "$(only_file "$HOME/$m-patches" '*.mbx')" \
 		"$(only_file "$TRASH/$m-fresh" '*.mbx')"
+	cat "$TRASH/$m.log" "$TRASH/$m.err" 2>/dev/null | grep '^lore-am' \
+		>"$TRASH/$m.lines"
+	is "$(grep -vc '^lore-am: <[^>]*@[^>]*>: ' "$TRASH/$m.lines")" 0 \
+		"$m, copy: each lore-am line of the log names its message"
+	is "$(grep -c 'nothing written (use --allow-incomplete\|: missing ' "$TRASH/$m.lines").$(($(wc -l <"$TRASH/$m.lines") <= n))" \
+		"0.1" "$m, copy: a series arriving is no error, at most one line a mail"
 
 	# 2. filter mode: series two, with the header
 	box=$TRASH/$m-hdr

@@ -65,7 +65,7 @@ ok $((! $?)) "... and one level of quoting lost breaks it (the check has teeth)"
 
 # from a maildir source, out on stdout
 maildir_add sig signed.eml
-"$LORE_AM" -q -M -m w/all.mbox -m sig r@example.org >out.mbox
+"$LORE_AM" -q --thread -m w/all.mbox -m sig r@example.org >out.mbox
 is "$?" 0 "--thread with the signed reply exits 0"
 mkdir count
 is "$(git mailsplit --mboxrd -ocount out.mbox)" 7 \
@@ -79,7 +79,7 @@ ok $? "... and its DKIM signature verifies"
 # from an mboxrd source
 cp w/all.mbox rd.mbox
 mboxrd_add rd.mbox signed.eml
-"$LORE_AM" -q -M -m rd.mbox s@example.org >out2.mbox
+"$LORE_AM" -q --thread -m rd.mbox s@example.org >out2.mbox
 split_by_id out2.mbox got2
 same_file got2/s@example.org signed-entry.eml \
 	"from an mboxrd source too"

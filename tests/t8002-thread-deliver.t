@@ -39,8 +39,8 @@ is "$?" 0 "second run exits 0"
 grep -q "^Delivered 0 new messages to maildir 'md' (6 already there)$" err
 ok $? "second run: nothing new"
 is "$(state md)" "$before" "second run: the maildir is unchanged"
-"$LORE_AM" -q -M -m md r@example.org >from-md.mbox
-"$LORE_AM" -q -M -m w/all.mbox r@example.org >from-mbox.mbox
+"$LORE_AM" -q --thread -m md r@example.org >from-md.mbox
+"$LORE_AM" -q --thread -m w/all.mbox r@example.org >from-mbox.mbox
 same_file from-md.mbox from-mbox.mbox "the maildir reads back as the same thread"
 
 # a maildir that already holds some of them, delivered by someone else

@@ -21,7 +21,7 @@ nm_init "$TRASH/mail"
 maildir_add "$NM_MAIL/list" w/r.eml w/a.eml w/c.eml w/e.eml w/u.eml
 check "notmuch new indexes the maildir" nm_new
 
-"$LORE_AM" -M -N c@example.org >nm-only.mbox 2>err
+"$LORE_AM" --thread -N c@example.org >nm-only.mbox 2>err
 is "$?" 0 "--thread -N exits 0"
 is "$(entry_ids nm-only.mbox | tr '\n' ' ')" \
 	"r@example.org a@example.org c@example.org e@example.org " \
@@ -40,7 +40,7 @@ is "$same" 4 "each message is the file notmuch indexed, byte for byte"
 # auto: the -m file first, then notmuch, asked because a thread (unlike a
 # series) is never known to be complete: the mbox holds d and both
 # patches, which is all the am path would want
-"$LORE_AM" -M -m part.mbox d@example.org >both.mbox 2>err
+"$LORE_AM" --thread -m part.mbox d@example.org >both.mbox 2>err
 is "$?" 0 "--thread -m with notmuch as the fallback exits 0"
 is "$(entry_ids both.mbox | tr '\n' ' ')" \
 	"r@example.org b@example.org d@example.org a@example.org c@example.org e@example.org " \
@@ -52,19 +52,19 @@ check "summary: the mbox's 3, then notmuch's 3 new ones" \
 "$LORE_AM" -m part.mbox d@example.org >/dev/null 2>err
 check "(the am path, which has its series there, does not ask notmuch)" \
 	grep -qx 'Sources: mbox 3 messages' err
-"$LORE_AM" -q -M -m w/all.mbox c@example.org >ref.mbox
+"$LORE_AM" -q --thread -m w/all.mbox c@example.org >ref.mbox
 same_file both.mbox ref.mbox "the same bytes as from one mbox that has it all"
 
-"$LORE_AM" -q -M -N -m part.mbox e@example.org >forced.mbox
+"$LORE_AM" -q --thread -N -m part.mbox e@example.org >forced.mbox
 same_file forced.mbox ref.mbox "-N with -m: the same thread"
 
 # a mail client on top of notmuch pipes the file it shows
-"$LORE_AM" -M -N <"$(nm_file e@example.org)" >piped.mbox 2>err
+"$LORE_AM" --thread -N <"$(nm_file e@example.org)" >piped.mbox 2>err
 same_file piped.mbox nm-only.mbox "the piped message names the thread"
 check "the piped copy is not counted: notmuch's is used" \
 	grep -qx 'Sources: notmuch 4 messages' err
 
-"$LORE_AM" -q -M -N --no-parent a@example.org >np.mbox
+"$LORE_AM" -q --thread -N --no-parent a@example.org >np.mbox
 is "$(entry_ids np.mbox | tr '\n' ' ')" \
 	"a@example.org c@example.org e@example.org " \
 	"--no-parent with notmuch"
