@@ -89,6 +89,16 @@ make_repo() {
 	 git tag base)
 }
 
+# hello_series LIST ID1 ID2 ID3: the mails in fixtures/hello-series.mbox on
+# stdout: "[PATCH 1/2] hello: add greeting" (Message-ID ID1) and its 2/2
+# (ID2) sent to LIST, and a reply to 1/2 with a Reviewed-by (ID3). The ids
+# go in as they are (perl, not sed: they may hold '/', '%', '&').
+hello_series() {
+	FIXTURE_LIST=$1 FIXTURE_ID1=$2 FIXTURE_ID2=$3 FIXTURE_ID3=$4 \
+		perl -pe 's/\@(LIST|ID[123])\@/$ENV{"FIXTURE_$1"}/g' \
+		"$TEST_DIR/fixtures/hello-series.mbox"
+}
+
 # limit_vm KB: in a subshell, cap the address space before running lore-am
 # (a guard against unbounded memory use). Sanitizers and valgrind reserve
 # huge address ranges, so there the cap is left out and only time tells.
