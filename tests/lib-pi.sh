@@ -3,13 +3,12 @@
 #
 # Usage (from a test script living next to this file):
 #
-#   TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+#   . "$(dirname "$0")/lib.sh"
 #   . "$TEST_DIR/lib-pi.sh"
-#   pi_have_httpd || { echo "1..0 # SKIP public-inbox-httpd not installed"; exit 0; }
-#   WORK=$(mktemp -d)
-#   trap 'pi_stop; rm -rf "$WORK"' EXIT
-#   pi_init "$WORK"
-#   pi_add_inbox linux-foo 2 "$WORK/foo.mbox"
+#   pi_have_httpd || skip_all "public-inbox-httpd not installed"
+#   pi_init "$TRASH/pi"
+#   at_exit pi_stop
+#   pi_add_inbox linux-foo 2 "$TRASH/foo.mbox"
 #   pi_add_all                      # optional: /all/ extindex
 #   pi_start || exit 1              # sets PI_URL, PI_PID
 #   curl -q -s "$PI_URL/linux-foo/$(pi_mid_escape "$mid")/t.mbox.gz"

@@ -264,7 +264,7 @@ if command -v openssl >/dev/null; then
 	fails tls 75 "cannot fetch https://127.0.0.1:$TLS/.*certificate" \
 		"HTTPS is verified: a self-signed certificate is refused"
 else
-	ok 0 "# SKIP openssl not installed"
+	skip "openssl not installed"
 fi
 
 # ---------------------------------------------------------- progress line
@@ -282,8 +282,8 @@ if command -v script >/dev/null; then
 	check "which is erased when done" grep -q $'\r\033\\[K' "$TRASH/tty.log"
 	same_file "$TRASH/tty.out" "$TRASH/good.out" "same output on a terminal"
 else
-	ok 0 "# SKIP script(1) not installed"
-	ok 0 "# SKIP script(1) not installed"
-	ok 0 "# SKIP script(1) not installed"
+	skip "script(1) not installed"
+	skip "script(1) not installed"
+	skip "script(1) not installed"
 fi
 done_testing
