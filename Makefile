@@ -11,6 +11,7 @@
 #                        (make clean keeps fuzz/out/, the corpus grows run
 #                        after run; rm -rf fuzz/out to start over)
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
+#   make format-check    clang-format --dry-run --Werror over the C sources
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
@@ -185,6 +186,13 @@ fuzz/out/cov-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h $(LIB_OBJS:.o=.c) $(
 fuzz-coverage: $(COV_BINS)
 	fuzz/coverage $(FUZZ_NAMES)
 
+# The C sources against .clang-format, changing nothing: shows each place
+# clang-format would change and fails if there is one.
+FORMAT_FILES = $(wildcard filter/*.c filter/*.h tests/unit/*.c fuzz/*.c)
+
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_FILES)
+
 example: lore-am
 	./lore-am -m examples/thread.mbox < examples/patch.eml
 
@@ -208,5 +216,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
-	bench install deps \
+	bench install deps format-check \
 	clean FORCE
