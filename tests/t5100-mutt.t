@@ -164,6 +164,13 @@ for c in "$@"; do
 	tmux_keys Enter
 	tmux_wait 'Tag:2' 5 >/dev/null
 	pipe_key M-T "saved in $HOME/tagged-$c" >/dev/null
+	# the first series' message is on screen while the second may still
+	# be written (slow under valgrind): give it up to 30 s
+	for i in $(seq 300); do
+		[ "$(ls "$HOME/tagged-$c"/*.mbx 2>/dev/null | wc -l)" -ge 2 ] &&
+			break
+		sleep 0.1
+	done
 	a=$(ls "$HOME/tagged-$c"/*.mbx 2>/dev/null | sort | tr '\n' ' ')
 	b=$(printf '%s\n' "$HOME/tagged-$c/${exp_one##*/}" \
 		"$HOME/tagged-$c/${exp_two##*/}" | sort | tr '\n' ' ')
