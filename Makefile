@@ -11,6 +11,7 @@
 #                        (make clean keeps fuzz/out/, the corpus grows run
 #                        after run; rm -rf fuzz/out to start over)
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
+#   make format-check    clang-format --dry-run --Werror over the C sources
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make install-notmuch-hook  install the notmuch post-new hook where notmuch
 #                        says its hooks go (after make install)
@@ -36,13 +37,18 @@ ALL_LDFLAGS = $(LDFLAGS)
 # libcurl is not linked: filter/curllib.c loads it when a fetch needs it
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
 
-# libnotmuch ships no .pc file: look for its header, link -lnotmuch.
+# libnotmuch ships no .pc file: look for its header. A missing header
+# stops the build rather than quietly leaving -N out (which turned every
+# notmuch test into a skip); NO_NOTMUCH=1 builds without it on purpose.
+# make deps (which installs it), clean and format-check do not need it.
+NO_BUILD_GOALS = deps clean format-check
 ifndef NO_NOTMUCH
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 HAVE_NOTMUCH := $(shell printf '\043include <notmuch.h>\n' | \
 	$(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 && echo yes)
 ifneq ($(HAVE_NOTMUCH),yes)
-$(warning notmuch.h not found: building without notmuch (install libnotmuch-dev, or set NO_NOTMUCH=1 to silence this))
-NO_NOTMUCH = 1
+$(error notmuch.h not found: install libnotmuch-dev, or build with NO_NOTMUCH=1)
+endif
 endif
 endif
 # libnotmuch is not linked either: filter/nmlib.c loads it when -N needs it
@@ -184,6 +190,13 @@ fuzz/out/cov-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h $(LIB_OBJS:.o=.c) $(
 fuzz-coverage: $(COV_BINS)
 	fuzz/coverage $(FUZZ_NAMES)
 
+# The C sources against .clang-format, changing nothing: shows each place
+# clang-format would change and fails if there is one.
+FORMAT_FILES = $(wildcard filter/*.c filter/*.h tests/unit/*.c fuzz/*.c)
+
+format-check:
+	clang-format --dry-run --Werror $(FORMAT_FILES)
+
 # the build's own lines go to stderr: stdout carries the mbox alone
 example:
 	@$(MAKE) -s lore-am >&2
@@ -259,5 +272,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
-	bench install install-notmuch-hook deps \
+	bench install install-notmuch-hook deps format-check \
 	clean FORCE

@@ -3,13 +3,12 @@
 #
 # Usage (from a test script living next to this file):
 #
-#   TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+#   . "$(dirname "$0")/lib.sh"
 #   . "$TEST_DIR/lib-pi.sh"
-#   pi_have_httpd || { echo "1..0 # SKIP public-inbox-httpd not installed"; exit 0; }
-#   WORK=$(mktemp -d)
-#   trap 'pi_stop; rm -rf "$WORK"' EXIT
-#   pi_init "$WORK"
-#   pi_add_inbox linux-foo 2 "$WORK/foo.mbox"
+#   pi_have_httpd || skip_all "public-inbox-httpd not installed"
+#   pi_init "$TRASH/pi"
+#   at_exit pi_stop
+#   pi_add_inbox linux-foo 2 "$TRASH/foo.mbox"
 #   pi_add_all                      # optional: /all/ extindex
 #   pi_start || exit 1              # sets PI_URL, PI_PID
 #   curl -q -s "$PI_URL/linux-foo/$(pi_mid_escape "$mid")/t.mbox.gz"
@@ -45,16 +44,22 @@
 #       matters for root /MSGID/ redirects), split MBOX with
 #       "git mailsplit -b --keep-cr" (a file not starting with "From " is
 #       one message; set PI_MBOXRD=1 to unescape mboxrd ">From " lines),
-#       deliver each message with
+#       deliver all the messages in one Perl process (lib-pi-import.pl,
+#       next to this file), which takes the path
 #         ORIGINAL_RECIPIENT=NAME@example.org public-inbox-mda --no-precheck
-#       and run public-inbox-index.  The inbox uses
-#       PublicInbox::Filter::Mirror so -mda never rejects a message (its
-#       default filter refuses e.g. HTML parts).  Message bodies are stored
-#       byte for byte (CRs kept).  Header changes made by public-inbox
-#       itself (not avoidable with -mda): the mbox "From " line is dropped,
-#       "List-Id: <NAME.example.org>" is added if there is no List-Id, and
-#       Status, X-Status, Lines, Bytes, Content-Length, Delivered-To,
-#       X-Original-To, Approved and similar headers are removed.
+#       takes for each message (public-inbox's own modules: Eml, the
+#       inbox's filter, MDA's List-Id, the inbox's importer) without
+#       starting public-inbox once per message; a v1 inbox is then indexed
+#       with public-inbox-index (a v2 importer indexes as it adds, as it
+#       does under -mda).
+#       The inbox uses PublicInbox::Filter::Mirror so delivery never rejects
+#       a message (-mda's default filter refuses e.g. HTML parts).  Message
+#       bodies are stored byte for byte (CRs kept).  Header changes made by
+#       public-inbox itself (as -mda makes them): the mbox "From " line is
+#       dropped, "List-Id: <NAME.example.org>" is added if there is no
+#       List-Id, and Status, X-Status, Lines, Bytes, Content-Length,
+#       Delivered-To, X-Original-To, Approved and similar headers are
+#       removed.
 #       Message-IDs containing "/", "+", "%" work (files are named by
 #       mailsplit's counter, never by Message-ID).
 #       Index level: $PI_INDEXLEVEL (default "full" = Xapian search works).
@@ -144,10 +149,13 @@
 #     by a legacy route (WWW.pm: $INBOX_RE/(\S+/\S+)/$END_RE), but do not
 #     rely on it.  "+" works raw or as %2B; "%" must be sent as %25.
 #
-# Requires: bash, git, perl, curl, public-inbox (>= 1.9: -init -mda -index
-# -extindex -httpd).  Nothing here talks to anything but 127.0.0.1.
+# Requires: bash, git, perl, curl, public-inbox (>= 1.9: -init -index
+# -extindex -httpd and its Perl modules).  Nothing here talks to anything
+# but 127.0.0.1.
 
 # --------------------------------------------------------------------------
+
+_PI_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 _pi_err() {
 	printf 'lib-pi: %s\n' "$*" >&2
@@ -216,7 +224,7 @@ pi_init() {
 
 pi_add_inbox() {
 	local name="$1" version="$2" mbox="$3"
-	local dir tmp f n=0 rc
+	local dir tmp rc
 	_pi_need_init || return 1
 	if [ $# -ne 3 ]; then
 		_pi_err "usage: pi_add_inbox NAME VERSION MBOX"
@@ -249,20 +257,19 @@ pi_add_inbox() {
 		_pi_err "git mailsplit $mbox failed"
 		return 1
 	fi
-	for f in "$tmp"/*; do
-		[ -f "$f" ] || continue
-		_pi_run ORIGINAL_RECIPIENT="$name@example.org" \
-			public-inbox-mda --no-precheck <"$f"
-		rc=$?
-		if [ $rc -ne 0 ]; then
-			rm -rf "$tmp"
-			_pi_err "public-inbox-mda failed (exit $rc) on message" \
-				"$((n + 1)) of $mbox"
-			return 1
-		fi
-		n=$((n + 1))
-	done
+	# every message in one process, in mailsplit's order
+	set -- "$tmp"/*
+	[ -f "$1" ] || set --
+	_pi_run perl "$_PI_LIB_DIR/lib-pi-import.pl" "$name" "$@"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		rm -rf "$tmp"
+		_pi_err "importing $mbox into $name failed (exit $rc)"
+		return 1
+	fi
 	rm -rf "$tmp"
+	# a v2 importer indexes as it adds (as for -mda); v1 needs -index
+	[ "$version" = 2 ] && return 0
 	_pi_run public-inbox-index --no-fsync "$dir" ||
 		{ _pi_err "public-inbox-index $name failed"; return 1; }
 	return 0

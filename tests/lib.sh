@@ -1,7 +1,9 @@
 # lib.sh - shared helpers for lore-am's shell tests (TAP output for prove).
 #
 # A test sources this file, calls `plan N` (or `skip_all REASON`), then uses
-# ok/is/run checks. Each test gets its own scratch folder $TRASH, with HOME
+# ok/is/run checks; a check that cannot run here calls `skip REASON`, never
+# prints a SKIP of its own, so that LORE_TEST_NO_SKIP=1 turns every skip
+# into a failure. Each test gets its own scratch folder $TRASH, with HOME
 # pointing into it and a git identity set, removed when the test exits.
 
 set -u
@@ -39,8 +41,21 @@ _finish() {
 }
 trap _finish EXIT
 
+# LORE_TEST_NO_SKIP=1 (set by CI, where everything is installed): a skip
+# is a failure that names what is missing, so that a check which quietly
+# stopped running cannot pass for one that ran.
+LORE_TEST_NO_SKIP=${LORE_TEST_NO_SKIP:-}
+
 plan() { echo "1..$1"; }
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+skip_all() {
+	if [ -n "$LORE_TEST_NO_SKIP" ]; then
+		echo "1..1"
+		echo "not ok 1 - skipped, but LORE_TEST_NO_SKIP is set: $*"
+		exit 1
+	fi
+	echo "1..0 # SKIP $*"
+	exit 0
+}
 
 ok() {
 	# ok CONDITION-EXIT-STATUS DESCRIPTION
@@ -53,11 +68,25 @@ ok() {
 	fi
 }
 
+# skip_all_no_data REASON: the test reads data kept outside the project
+# (under $SHARED_DIR) that a clone does not have and that must not be
+# copied in: its absence is a skip even with LORE_TEST_NO_SKIP.
+skip_all_no_data() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
 # skip REASON: one check that cannot run here (a program or permission is
-# genuinely missing), counted as a TAP skip
+# genuinely missing), counted as a TAP skip (a failure with
+# LORE_TEST_NO_SKIP)
 skip() {
 	_test_n=$((_test_n + 1))
-	echo "ok $_test_n # SKIP $*"
+	if [ -n "$LORE_TEST_NO_SKIP" ]; then
+		echo "not ok $_test_n - skipped, but LORE_TEST_NO_SKIP is set: $*"
+		_test_failed=$((_test_failed + 1))
+	else
+		echo "ok $_test_n # SKIP $*"
+	fi
 }
 
 # check DESCRIPTION COMMAND...: passes when COMMAND succeeds
@@ -87,6 +116,16 @@ make_repo() {
 	 printf 'readme\n' > README &&
 	 git add . && git commit -q -m "base commit" &&
 	 git tag base)
+}
+
+# hello_series LIST ID1 ID2 ID3: the mails in fixtures/hello-series.mbox on
+# stdout: "[PATCH 1/2] hello: add greeting" (Message-ID ID1) and its 2/2
+# (ID2) sent to LIST, and a reply to 1/2 with a Reviewed-by (ID3). The ids
+# go in as they are (perl, not sed: they may hold '/', '%', '&').
+hello_series() {
+	FIXTURE_LIST=$1 FIXTURE_ID1=$2 FIXTURE_ID2=$3 FIXTURE_ID3=$4 \
+		perl -pe 's/\@(LIST|ID[123])\@/$ENV{"FIXTURE_$1"}/g' \
+		"$TEST_DIR/fixtures/hello-series.mbox"
 }
 
 # limit_vm KB: in a subshell, cap the address space before running lore-am

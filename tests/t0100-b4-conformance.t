@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 CONF=$SHARED_DIR/conformance/b4
-[ -f "$CONF/cases.tsv" ] || skip_all "b4 conformance fixtures not present"
+[ -f "$CONF/cases.tsv" ] || skip_all_no_data "b4 conformance fixtures not present"
 
 git config --global user.name "Test Override"
 git config --global user.email "test-override@example.com"

@@ -3,7 +3,7 @@
 # lore-am on the piped message, git am of the result.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 22
+plan 23
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -70,7 +70,8 @@ t2=$(trailers_of "$TRASH/applied" HEAD~1)
 t3=$(trailers_of "$TRASH/applied" HEAD)
 case $t1 in *"Reviewed-by: Rita Reviewer <rita@example.com>"*) r=0;; *) r=1;; esac
 ok $r "patch 1 got the reply's Reviewed-by"
-case "$t1$t2$t3" in *"Alan Acker"*) r=0;; *) r=1;; esac
+case "$t1$t2$t3" in *"Acked-by: Alan Acker <alan@example.com>"*) r=0;; *) r=1;; esac
+ok $r "the cover letter's Acked-by is applied"
 is "$(printf '%s\n' "$t1" "$t2" "$t3" | grep -c 'Acked-by: Alan Acker')" 3 "the cover letter's Acked-by goes to every patch"
 case $t2 in *"Tested-by: Tina Tester <tina@example.com>"*) r=0;; *) r=1;; esac
 ok $r "a reply to a reply counts for the patch it descends from"

@@ -35,7 +35,7 @@ if command -v b4 >/dev/null; then
 	is "$(cd "$TRASH/b4out" 2>/dev/null && ls | sort | tr '\n' ' ')" \
 	   "$(cd "$TRASH/out/sub" && ls | sort | tr '\n' ' ')" "the same names as b4 am -o"
 else
-	ok 0 "# SKIP b4 not installed"
+	skip "b4 not installed"
 fi
 
 # replacing an existing file is atomic: a read-only folder makes the write

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 CORPUS=$SHARED_DIR/corpora/lkml
-[ -d "$CORPUS/cur" ] || skip_all "lkml corpus not present"
+[ -d "$CORPUS/cur" ] || skip_all_no_data "lkml corpus not present"
 plan 13
 
 # the corpus is stored without new/ and tmp/: copy it and add them

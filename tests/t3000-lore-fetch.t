@@ -35,72 +35,7 @@ EOF
 ID1='2024/01/15-1-alice+lists@example.com'
 ID2='100%-2-alice@example.com'
 ID3='rev+iew/1%41@reviewer.example.net'
-cat >"$TRASH/list-b.mbox" <<EOF
-From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
-From: Alice Developer <alice@example.com>
-To: list-b@example.org
-Subject: [PATCH 1/2] hello: add greeting
-Date: Mon, 15 Jan 2024 10:00:00 +0000
-Message-ID: <$ID1>
-
-Add a greeting.
-
-Signed-off-by: Alice Developer <alice@example.com>
----
- hello.txt | 1 +
- 1 file changed, 1 insertion(+)
- create mode 100644 hello.txt
-
-diff --git a/hello.txt b/hello.txt
-new file mode 100644
-index 0000000..ce01362
---- /dev/null
-+++ b/hello.txt
-@@ -0,0 +1 @@
-+hello
--- 
-2.39.5
-
-From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001
-From: Alice Developer <alice@example.com>
-To: list-b@example.org
-Subject: [PATCH 2/2] hello: say it twice
-Date: Mon, 15 Jan 2024 10:00:01 +0000
-Message-ID: <$ID2>
-In-Reply-To: <$ID1>
-References: <$ID1>
-
-Say it twice.
-
-Signed-off-by: Alice Developer <alice@example.com>
----
- hello.txt | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/hello.txt b/hello.txt
-index ce01362..94954ab 100644
---- a/hello.txt
-+++ b/hello.txt
-@@ -1 +1,2 @@
- hello
-+hello
--- 
-2.39.5
-
-From rita@reviewer.example.net Tue Jan 16 09:00:00 2024
-From: Rita Reviewer <rita@reviewer.example.net>
-To: Alice Developer <alice@example.com>
-Cc: list-b@example.org
-Subject: Re: [PATCH 1/2] hello: add greeting
-Date: Tue, 16 Jan 2024 09:00:00 +0000
-Message-ID: <$ID3>
-In-Reply-To: <$ID1>
-References: <$ID1>
-
-> Add a greeting.
-
-Reviewed-by: Rita Reviewer <rita@reviewer.example.net>
-EOF
+hello_series list-b@example.org "$ID1" "$ID2" "$ID3" >"$TRASH/list-b.mbox"
 
 pi_init "$TRASH/pi" || exit 1
 at_exit pi_stop

@@ -15,42 +15,8 @@ pi_have_httpd || skip_all "public-inbox-httpd not installed"
 plan 51
 
 ID1='20240115-1-alice@example.com'
-cat >"$TRASH/list.mbox" <<EOF
-From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
-From: Alice Developer <alice@example.com>
-To: list@example.org
-Subject: [PATCH] hello: add greeting
-Date: Mon, 15 Jan 2024 10:00:00 +0000
-Message-ID: <$ID1>
-
-Add a greeting.
-
-Signed-off-by: Alice Developer <alice@example.com>
----
- hello.txt | 1 +
- 1 file changed, 1 insertion(+)
- create mode 100644 hello.txt
-
-diff --git a/hello.txt b/hello.txt
-new file mode 100644
-index 0000000..ce01362
---- /dev/null
-+++ b/hello.txt
-@@ -0,0 +1 @@
-+hello
--- 
-2.39.5
-
-From rita@reviewer.example.net Tue Jan 16 09:00:00 2024
-From: Rita Reviewer <rita@reviewer.example.net>
-Subject: Re: [PATCH] hello: add greeting
-Date: Tue, 16 Jan 2024 09:00:00 +0000
-Message-ID: <review-1@reviewer.example.net>
-In-Reply-To: <$ID1>
-References: <$ID1>
-
-Reviewed-by: Rita Reviewer <rita@reviewer.example.net>
-EOF
+hello_series list@example.org "$ID1" 20240115-2-alice@example.com \
+	review-1@reviewer.example.net >"$TRASH/list.mbox"
 
 pi_init "$TRASH/pi" || exit 1
 at_exit pi_stop
@@ -298,7 +264,7 @@ if command -v openssl >/dev/null; then
 	fails tls 75 "cannot fetch https://127.0.0.1:$TLS/.*certificate" \
 		"HTTPS is verified: a self-signed certificate is refused"
 else
-	ok 0 "# SKIP openssl not installed"
+	skip "openssl not installed"
 fi
 
 # ---------------------------------------------------------- progress line
@@ -316,8 +282,8 @@ if command -v script >/dev/null; then
 	check "which is erased when done" grep -q $'\r\033\\[K' "$TRASH/tty.log"
 	same_file "$TRASH/tty.out" "$TRASH/good.out" "same output on a terminal"
 else
-	ok 0 "# SKIP script(1) not installed"
-	ok 0 "# SKIP script(1) not installed"
-	ok 0 "# SKIP script(1) not installed"
+	skip "script(1) not installed"
+	skip "script(1) not installed"
+	skip "script(1) not installed"
 fi
 done_testing

@@ -10,13 +10,19 @@
 . "$(dirname "$0")/lib-hooks.sh"
 
 command -v tmux >/dev/null || skip_all "tmux not installed"
-clients=
+clients= missing=
 for c in neomutt mutt; do
-	command -v $c >/dev/null && clients="$clients $c"
+	if command -v $c >/dev/null; then clients="$clients $c"; else
+		missing="$missing $c"; fi
 done
 [ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
 set -- $clients
-plan $((16 * $#))
+# 16 checks for mutt, 15 for neomutt (see the unbound keys below), one
+# skip for a client that is not installed
+n=0
+for c in "$@"; do n=$((n + 15)); [ "$c" = mutt ] && n=$((n + 1)); done
+plan $((n + $(echo $missing | wc -w)))
+for c in $missing; do skip "$c not installed"; done
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -76,7 +82,8 @@ pipe_key() {
 for c in "$@"; do
 	# Without the snippet the keys are unbound: mutt says so. (neomutt
 	# answers an unbound Esc key with silence and then swallows the
-	# next key, so its answer cannot be read from the screen.)
+	# next key, so its answer cannot be read from the screen: there is
+	# no such check for it.)
 	if [ "$c" = mutt ]; then
 		base_rc >"$TRASH/plain.rc"
 		tmux_start "$c-plain" "$c" -n -R -F "$TRASH/plain.rc" \
@@ -90,8 +97,6 @@ for c in "$@"; do
 			tmux_wait 'sort=' 5 >/dev/null
 		done
 		ok $unbound "$c: Esc a, Esc g and Esc T are not bound by default"
-	else
-		echo "ok $((_test_n += 1)) # skip $c: an unbound Esc key gives no answer on screen"
 	fi
 
 	rc=$TRASH/$c.rc
@@ -167,6 +172,13 @@ for c in "$@"; do
 	tmux_keys Enter
 	tmux_wait 'Tag:2' 5 >/dev/null
 	pipe_key M-T "saved in $HOME/tagged-$c" >/dev/null
+	# the first series' message is on screen while the second may still
+	# be written (slow under valgrind): give it up to 30 s
+	for i in $(seq 300); do
+		[ "$(ls "$HOME/tagged-$c"/*.mbx 2>/dev/null | wc -l)" -ge 2 ] &&
+			break
+		sleep 0.1
+	done
 	a=$(ls "$HOME/tagged-$c"/*.mbx 2>/dev/null | sort | tr '\n' ' ')
 	b=$(printf '%s\n' "$HOME/tagged-$c/${exp_one##*/}" \
 		"$HOME/tagged-$c/${exp_two##*/}" | sort | tr '\n' ' ')

@@ -11,13 +11,15 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
-mdas=
+mdas= missing=
 for m in procmail maildrop; do
-	command -v $m >/dev/null && mdas="$mdas $m"
+	if command -v $m >/dev/null; then mdas="$mdas $m"; else
+		missing="$missing $m"; fi
 done
 [ -n "$mdas" ] || skip_all "neither procmail nor maildrop installed"
 set -- $mdas
-plan $((13 * $#))
+plan $((13 * $# + $(echo $missing | wc -w)))
+for m in $missing; do skip "$m not installed"; done
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path

@@ -13,13 +13,15 @@
 . "$(dirname "$0")/lib-thread.sh"
 
 command -v tmux >/dev/null || skip_all "tmux not installed"
-clients=
+clients= missing=
 for c in neomutt mutt; do
-	command -v $c >/dev/null && clients="$clients $c"
+	if command -v $c >/dev/null; then clients="$clients $c"; else
+		missing="$missing $c"; fi
 done
 [ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
 set -- $clients
-plan $((13 * $#))
+plan $((13 * $# + $(echo $missing | wc -w)))
+for c in $missing; do skip "$c not installed"; done
 
 cd "$TRASH" || exit 1
 hooks_path

@@ -3,25 +3,21 @@
 # t9000-pi-harness.t - check the public-inbox test harness (lib-pi.sh) and
 # the public-inbox HTTP behaviour lore-am relies on.  TAP output for prove.
 
-TEST_DIR=$(cd "$(dirname "$0")" && pwd) || exit 1
+. "$(dirname "$0")/lib.sh"
 . "$TEST_DIR/lib-pi.sh"
 
-if ! pi_have_httpd; then
-	echo "1..0 # SKIP public-inbox-httpd not installed"
-	exit 0
-fi
+pi_have_httpd || skip_all "public-inbox-httpd not installed"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/t9000.XXXXXX") || exit 1
-cleanup() {
-	pi_stop
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+WORK=$TRASH/work
+mkdir "$WORK" || exit 1
+at_exit pi_stop
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 echo "1..26"
 
+# ok and is here take a command and a pair to compare, not lib.sh's
+# status and description: they replace lib.sh's for this file
 T=0
 FAILED=0
 ok() { # ok DESCRIPTION COMMAND...
@@ -78,7 +74,8 @@ mbox_has_mids() {
 }
 
 # ---------------------------------------------------------------- test data
-# V2 inbox: [PATCH 1/2], [PATCH 2/2] replying to it, Re: with Reviewed-by.
+# V2 inbox: [PATCH 1/2], [PATCH 2/2] replying to it, Re: with Reviewed-by
+# (hello_series, lib.sh).
 # Message-ID of the first patch contains "/" and "+".
 MID1='20240101100000.4711-1-alice/dev+lore@example.com'
 MID2='20240101100000.4711-2-alice@example.com'
@@ -88,73 +85,7 @@ MID4='v1-patch%40weird@example.com'
 MID5='v1-reply@example.net'
 UNKNOWN='no-such-message@example.com'
 
-cat >"$WORK/v2.mbox" <<EOF
-From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001
-From: Alice Developer <alice@example.com>
-To: test-v2@example.org
-Subject: [PATCH 1/2] hello: add greeting
-Date: Mon, 1 Jan 2024 10:00:00 +0000
-Message-ID: <$MID1>
-
-Add a greeting.
-
-Signed-off-by: Alice Developer <alice@example.com>
----
- hello.txt | 1 +
- 1 file changed, 1 insertion(+)
- create mode 100644 hello.txt
-
-diff --git a/hello.txt b/hello.txt
-new file mode 100644
-index 0000000..ce01362
---- /dev/null
-+++ b/hello.txt
-@@ -0,0 +1 @@
-+hello
--- 
-2.39.5
-
-From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001
-From: Alice Developer <alice@example.com>
-To: test-v2@example.org
-Subject: [PATCH 2/2] hello: say it twice
-Date: Mon, 1 Jan 2024 10:00:01 +0000
-Message-ID: <$MID2>
-In-Reply-To: <$MID1>
-References: <$MID1>
-
-Say it twice.
-
-Signed-off-by: Alice Developer <alice@example.com>
----
- hello.txt | 1 +
- 1 file changed, 1 insertion(+)
-
-diff --git a/hello.txt b/hello.txt
-index ce01362..94954ab 100644
---- a/hello.txt
-+++ b/hello.txt
-@@ -1 +1,2 @@
- hello
-+hello
--- 
-2.39.5
-
-From reviewer@example.net Tue Jan  2 09:00:00 2024
-From: Rita Reviewer <rita@reviewer.example.net>
-To: Alice Developer <alice@example.com>
-Cc: test-v2@example.org
-Subject: Re: [PATCH 1/2] hello: add greeting
-Date: Tue, 2 Jan 2024 09:00:00 +0000
-Message-ID: <$MID3>
-In-Reply-To: <$MID1>
-References: <$MID1>
-
-Alice Developer <alice@example.com> writes:
-> Add a greeting.
-
-Reviewed-by: Rita Reviewer <rita@reviewer.example.net>
-EOF
+hello_series test-v2@example.org "$MID1" "$MID2" "$MID3" >"$WORK/v2.mbox"
 
 cat >"$WORK/v1.mbox" <<EOF
 From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001
