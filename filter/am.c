@@ -408,7 +408,7 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 	size_t pos = 0, len, ll;
 	const char *l;
 
-	mailinfo_run(m, message_body(m), &mi);
+	mailinfo_run(m, message_am_body(m), &mi);
 	subject = g_strdup_printf("%s %s", prefix, mi.subject);
 	if (note) {
 		note->subject = g_strdup(subject);

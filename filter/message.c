@@ -6,6 +6,7 @@
  */
 #include "message.h"
 #include "msgid.h"
+#include "rfc2047.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -481,7 +482,7 @@ message_parse(const char *buf, size_t len, GError **err)
 	if (m->subject && plain_ascii(m->subject)) {
 		/* nothing to decode, and it is one clean line already */
 	} else if (m->subject) {
-		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
+		char *d = rfc2047_decode(m->subject);
 
 		g_free(m->subject);
 		m->subject = lore_one_line(d, -1);
@@ -518,6 +519,7 @@ message_free(struct message *msg)
 	/* a body used in place belongs to raw */
 	if (msg->body != msg->raw + msg->body_off)
 		g_free(msg->body);
+	g_free(msg->patch_text);
 	g_free(msg->raw);
 	g_free(msg);
 }
