@@ -9,6 +9,7 @@
 #include "body.h"
 #include "mailinfo.h"
 #include "message.h"
+#include "rfc2047.h"
 #include "trailer.h"
 #include "util.h"
 
@@ -421,6 +422,22 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 		body = g_strdup(mi.body);
 	from = am_format_addr(*mi.author_name ? mi.author_name : mi.author_email,
 			      mi.author_email);
+	if (mailinfo_looks_inbody(body)) {
+		/* git would read that first line as an in-body header: one
+		 * of ours, and the blank line after it, end them first */
+		char *b = g_strdup_printf("From: %s\n\n%s", from, body);
+
+		g_free(body);
+		body = b;
+	}
+	if (strstr(mi.subject, "=?")) {
+		/* a title that still reads as an encoded word (a subject
+		 * encoded twice) would be decoded again by git am */
+		g_autofree char *w = rfc2047_encode(mi.subject);
+
+		g_free(subject);
+		subject = g_strdup_printf("%s %s", prefix, w);
+	}
 	am_wrap_header(s, "Subject", subject);
 	am_wrap_header(s, "From", from);
 	{

@@ -47,8 +47,9 @@ mailinfo_is_scissors(const char *line, size_t len)
 			in_perf = TRUE;
 			perforation += 2;
 			scissors += 2;
+			/* git counts the mark's first character as the
+			 * last visible one: "----- >8" is 7 wide, too short */
 			i++;
-			last = c + 1;
 			continue;
 		}
 		in_perf = FALSE;
@@ -230,6 +231,25 @@ format_patch_separator(const char *l, size_t n)
 		if (!strchr("0123456789abcdef", l[i]))
 			return FALSE;
 	return !memcmp(l + 45, tail, strlen(tail));
+}
+
+gboolean
+mailinfo_looks_inbody(const char *body)
+{
+	size_t pos = 0, len = strlen(body), ll, vs;
+	const char *l;
+
+	while (lore_next_line(body, len, &pos, &l, &ll)) {
+		while (ll && l[ll - 1] == '\r')
+			ll--;
+		if (!ll)
+			continue;
+		return inbody_header(l, ll, &vs) >= 0 ||
+		       format_patch_separator(l, ll) ||
+		       (ll >= 8 && !memcmp(l, "[PATCH]", 7) &&
+			g_ascii_isspace(l[7]));
+	}
+	return FALSE;
 }
 
 /* The in-body headers found, by the index of inbody_header(). */

@@ -42,4 +42,8 @@ gboolean mailinfo_is_patch_break(const char *line, size_t len);
  */
 void mailinfo_author(const char *from, char **name, char **email);
 
+/* Would git take the first line of the commit message @body for an in-body
+ * header ("From: ...", "[PATCH] ...", a format-patch "From <sha>" line)? */
+gboolean mailinfo_looks_inbody(const char *body);
+
 #endif

@@ -161,3 +161,24 @@ rfc2047_decode(const char *text)
 	g_string_free(bytes, TRUE);
 	return g_string_free(out, FALSE);
 }
+
+char *
+rfc2047_encode(const char *text)
+{
+	GString *out = g_string_new(NULL);
+	const char *p = text;
+
+	while (*p) {
+		const char *e = p;
+		g_autofree char *b = NULL;
+
+		/* 36 bytes make 48 base64 characters */
+		while (*e && e - p < 36)
+			e = g_utf8_next_char(e);
+		b = g_base64_encode((const guchar *)p, e - p);
+		g_string_append_printf(out, "%s=?UTF-8?B?%s?=",
+				       out->len ? " " : "", b);
+		p = e;
+	}
+	return g_string_free(out, FALSE);
+}

@@ -3,7 +3,7 @@
  * decoded to UTF-8 by our own code: GMime 3.2 cuts a run of adjacent base64
  * words when the first ends in '=' padding ("Hello world" becomes "Hello").
  *
- * Ownership: rfc2047_decode() returns a new string (g_free).
+ * Ownership: both functions return a new string (g_free).
  */
 #ifndef LORE_RFC2047_H
 #define LORE_RFC2047_H
@@ -19,5 +19,11 @@
  * were; callers clean it further (lore_one_line).
  */
 char *rfc2047_decode(const char *text);
+
+/*
+ * @text (UTF-8) as base64 encoded words of at most 60 characters, split
+ * only between characters and separated by spaces (a header folds there).
+ */
+char *rfc2047_encode(const char *text);
 
 #endif
