@@ -20,7 +20,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 96
+plan 91
 
 R=$TRASH/repo
 make_repo "$R"
@@ -134,9 +134,9 @@ oracle() {
 	fi
 	sed "s/<patch@example.com>/<$_mid>/" "$TRASH/reply" > "$TRASH/reply.eml"
 	to_mbox "$TRASH/t.mbox" "$_mail" "$TRASH/reply.eml"
-	"$LORE_AM" -q -m "$TRASH/t.mbox" "$_mid" > "$TRASH/out.mbx" 2>"$TRASH/lore.err"
+	"$LORE_AM" -q ${lore_opt:-} -m "$TRASH/t.mbox" "$_mid" > "$TRASH/out.mbx" 2>"$TRASH/lore.err"
 	_st=$?
-	if [ $_st -ne 0 ] || ! git -C "$TRASH/lore" am -q "$TRASH/out.mbx" >"$TRASH/am.err" 2>&1; then
+	if [ $_st -ne 0 ] || ! git -C "$TRASH/lore" am -q ${am_opt:-} "$TRASH/out.mbx" >"$TRASH/am.err" 2>&1; then
 		git -C "$TRASH/lore" am --abort 2>/dev/null
 		ok 1 "$_desc (lore-am exit $_st, or git am of its output failed)"
 		sed 's/^/# /' "$TRASH/lore.err" "$TRASH/am.err" | head -5
@@ -166,3 +166,110 @@ for layout in single inline xdiff xpatch plain octet; do
   done
  done
 done
+
+# mail OUT FROM SUBJECT BODY-FILE [HEADER...]: a plain 8bit patch mail
+mail() {
+	_o=$1 _f=$2 _s=$3 _b=$4; shift 4
+	{ echo "From: $_f"; echo "Date: Tue, 3 Jan 2023 11:00:00 +0000"
+	  echo "Subject: $_s"; echo "Message-Id: <patch@example.com>"
+	  for h in "$@"; do echo "$h"; done
+	  echo "MIME-Version: 1.0"; echo "Content-Type: text/plain; charset=UTF-8"
+	  echo "Content-Transfer-Encoding: 8bit"; echo; cat "$_b"; } > "$_o"
+}
+{ cat "$TRASH/msg"; echo "---"; cat "$TRASH/stat"; echo; cat "$TRASH/diff"; } > "$TRASH/b.plain"
+
+# the mailers
+(cd "$R" && git format-patch -q -1 --thread --attach --stdout topic) > "$TRASH/fp-attach"
+oracle "$TRASH/fp-attach" "git format-patch --attach"
+(cd "$R" && git format-patch -q -1 --thread --inline --stdout topic) > "$TRASH/fp-inline"
+oracle "$TRASH/fp-inline" "git format-patch --inline"
+printf '#!/bin/sh\ncat > "%s"\n' "$TRASH/sent" > "$TRASH/catmail" && chmod +x "$TRASH/catmail"
+(cd "$R" && git send-email -q --attach --confirm=never --to=list@example.org \
+	--from="José Núñez <jose@example.com>" \
+	--smtp-server="$TRASH/catmail" -1 topic </dev/null >/dev/null 2>&1)
+oracle "$TRASH/sent" "git send-email --attach"
+{ echo "From: =?utf-8?q?Jos=C3=A9_N=C3=BA=C3=B1ez?= <jose@example.com>"
+  echo "Date: Tue, 3 Jan 2023 11:00:00 +0000"
+  echo "Subject: [PATCH] file: change line 5 for the =?utf-8?q?caf=C3=A9?="
+  echo "Message-Id: <outlook@example.com>"; echo "MIME-Version: 1.0"
+  echo 'Content-Type: multipart/alternative; boundary="_000_DB9PR_"'; echo
+  echo "--_000_DB9PR_"; echo 'Content-Type: text/plain; charset="utf-8"'
+  echo "Content-Transfer-Encoding: quoted-printable"; echo
+  perl -MMIME::QuotedPrint -0777 -ne 'print encode_qp($_)' "$TRASH/b.plain"
+  echo; echo "--_000_DB9PR_"; echo 'Content-Type: text/html; charset="utf-8"'
+  echo "Content-Transfer-Encoding: quoted-printable"; echo
+  echo '<html><body><p>Ça marche tr=C3=A8s bien</p><pre>diff --git a/file.c b/file.c</pre></body></html>'
+  echo "--_000_DB9PR_--"; } | sed 's/$/\r/' > "$TRASH/outlook"
+oracle "$TRASH/outlook" "Outlook: multipart/alternative, quoted-printable, CRLF, HTML"
+{ echo "From: =?UTF-8?B?Sm9zw6kgTsO6w7Flxq8=?= <jose@example.com>" | sed 's/Sm9zw6kgTsO6w7Flxq8=/Sm9zw6kgTsO6w7Fleg==/'
+  echo "Date: Tue, 3 Jan 2023 11:00:00 +0000"
+  echo "Subject: [PATCH] file: change line 5"; echo "Message-Id: <tb@example.com>"
+  echo "User-Agent: Mozilla/5.0 Thunderbird/115.0"; echo "MIME-Version: 1.0"
+  echo 'Content-Type: multipart/mixed; boundary="------------tb0"'; echo
+  echo "This is a multi-part message in MIME format."
+  echo "--------------tb0"; echo "Content-Type: text/plain; charset=UTF-8; format=flowed"
+  echo "Content-Transfer-Encoding: 8bit"; echo; echo "Hi,"; echo; echo "here is the fix."; echo
+  echo "--------------tb0"; echo 'Content-Type: text/x-patch; charset=UTF-8; name="0001-file.patch"'
+  echo 'Content-Disposition: attachment; filename="0001-file.patch"'
+  echo "Content-Transfer-Encoding: base64"; echo; base64 "$TRASH/fp"; echo
+  echo "--------------tb0--"; } > "$TRASH/tb"
+# git takes the attached file's "From <sha>" line into the message: only
+# an mboxrd keeps such a line (lore-am says so)
+lore_opt=--mboxrd am_opt=--patch-format=mboxrd \
+	oracle "$TRASH/tb" "Thunderbird: a whole format-patch file attached, base64 (--mboxrd)"
+
+# From: read by git's rules
+mail "$TRASH/c1" "A (zzz) U Thor <jose@example.com> (Comment)" "[PATCH] x" "$TRASH/b.plain"
+oracle "$TRASH/c1" "From: with comments"
+mail "$TRASH/c2" "<jose@example.com> (A U Thor)" "[PATCH] x" "$TRASH/b.plain"
+oracle "$TRASH/c2" "From: <addr> (Name)"
+mail "$TRASH/c3" "A U Thor <jose@example.com> (unterminated" "[PATCH] x" "$TRASH/b.plain"
+oracle "$TRASH/c3" "From: with an unterminated comment"
+mail "$TRASH/c4" "Pat <jose@example.com>" "[PATCH] =?UTF-8?B?SGVsbG8=?= =?UTF-8?B?IHdvcmxk?=" "$TRASH/b.plain"
+oracle "$TRASH/c4" "adjacent base64 words, the first ending in '='"
+"$LORE_AM" -q -m "$TRASH/t.mbox" patch@example.com 2>/dev/null | grep -q '^Subject: \[PATCH\] Hello world$'
+ok $? "and the subject is 'Hello world'"
+mail "$TRASH/c5" "Pat <jose@example.com>" "[PATCH] =?utf-8?b?0J/RgNC40LI=?= =?utf-8?b?0LXRgiDQvNC4?= =?utf-8?b?0YA=?=" "$TRASH/b.plain"
+oracle "$TRASH/c5" "a Cyrillic subject in three base64 words"
+
+# bytes of the patched files: a CR inside a line, a Latin-1 byte
+(cd "$R" && git checkout -q -b cr base && printf 'one\rtwo\nthree\n' > cr.txt &&
+ git add cr.txt && git commit -q -m "cr: add a file with a CR inside a line" \
+	-m "Signed-off-by: Pat <jose@example.com>" &&
+ git format-patch -q -1 --thread --stdout) > "$TRASH/cr"
+oracle "$TRASH/cr" "a CR inside a patched line survives the added trailer"
+(cd "$R" && git checkout -q -b latin base && printf 'caf\351\n' > latin.txt &&
+ git add latin.txt && git commit -q -m "latin: add a Latin-1 file" \
+	-m "Signed-off-by: Pat <jose@example.com>" &&
+ git format-patch -q -1 --thread --stdout) > "$TRASH/latin"
+oracle "$TRASH/latin" "a Latin-1 byte in a patched file stays that byte"
+
+# in-body headers
+sha=$(git -C "$R" rev-parse topic)
+{ echo ">From $sha Mon Sep 17 00:00:00 2001"; echo "From: In Body <inbody@example.com>"
+  echo "Date: Wed, 4 Jan 2023 12:00:00 +0200"; echo "Subject: [PATCH] in-body subject"
+  echo; cat "$TRASH/b.plain"; } > "$TRASH/b.sep"
+mail "$TRASH/i1" "Sender Proxy <proxy@example.com>" "[PATCH] outer" "$TRASH/b.sep"
+oracle "$TRASH/i1" "a '>From <sha>' line above in-body headers is skipped"
+{ echo "From: In Body <inbody@example.com>"; echo; echo "Subject: stays in the message"
+  echo; cat "$TRASH/b.plain"; } > "$TRASH/b.blank"
+mail "$TRASH/i2" "Sender Proxy <proxy@example.com>" "[PATCH] outer" "$TRASH/b.blank"
+oracle "$TRASH/i2" "a blank line ends the in-body headers"
+{ echo "From: First <first@example.com>"; echo "From: Second <second@example.com>"
+  echo; cat "$TRASH/b.plain"; } > "$TRASH/b.two"
+mail "$TRASH/i3" "Sender Proxy <proxy@example.com>" "[PATCH] outer" "$TRASH/b.two"
+oracle "$TRASH/i3" "the first of two in-body From: lines wins"
+{ echo "Hello there."; echo "----- >8"; echo; cat "$TRASH/b.plain"; } > "$TRASH/b.short"
+mail "$TRASH/i4" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.short"
+oracle "$TRASH/i4" "'----- >8' as git --scissors reads it" --scissors
+
+# on purpose unlike git: an unescaped format-patch "From <sha>" line at
+# the top of the body (a pasted patch file) is skipped, not a second mail
+sed 's/^>From /From /' "$TRASH/b.sep" > "$TRASH/b.sep2"
+mail "$TRASH/i5" "Sender Proxy <proxy@example.com>" "[PATCH] outer" "$TRASH/b.sep2"
+mkdir -p "$TRASH/md/cur" "$TRASH/md/new" "$TRASH/md/tmp" && cp "$TRASH/i5" "$TRASH/md/cur/1:2,S"
+"$LORE_AM" -q -m "$TRASH/md" patch@example.com < "$TRASH/i5" > "$TRASH/i5.mbx" 2>/dev/null
+is "$(grep -c '^From ' "$TRASH/i5.mbx")" 1 "a 'From <sha>' line at the top is not written"
+is "$(sed -n 's/^\(From\|Subject\): //p' "$TRASH/i5.mbx" | tr '\n' '|')" \
+   "[PATCH] in-body subject|In Body <inbody@example.com>|" "the in-body author and subject after it are taken"
+done_testing
