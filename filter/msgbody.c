@@ -144,7 +144,7 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 {
 	struct assembly *a = data;
 	GMimeContentType *ct = g_mime_object_get_content_type(part);
-	const char *charset;
+	const char *charset, *type, *sub;
 	GByteArray *ba;
 	gboolean text;
 
@@ -152,10 +152,14 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	if (!GMIME_IS_PART(part))
 		return;
 	text = is_text_part(ct);
-	if (!text && !g_ascii_strcasecmp(
-			     g_mime_content_type_get_media_type(ct), "text") &&
-	    !g_ascii_strcasecmp(g_mime_content_type_get_media_subtype(ct),
-				"html"))
+	type = g_mime_content_type_get_media_type(ct);
+	sub = g_mime_content_type_get_media_subtype(ct);
+	/* a diff hides in text/ and application/ parts, never in images or
+	 * sound, which are not decoded at all */
+	if (!text && (!type || !sub ||
+		      (g_ascii_strcasecmp(type, "text") &&
+		       g_ascii_strcasecmp(type, "application")) ||
+		      !g_ascii_strcasecmp(sub, "html")))
 		return;
 	ba = part_bytes(GMIME_PART(part));
 	if (!ba)
