@@ -164,6 +164,11 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	ba = part_bytes(GMIME_PART(part));
 	if (!ba)
 		return;
+	/* an empty part adds nothing, and its data may be NULL */
+	if (!ba->len) {
+		g_byte_array_free(ba, TRUE);
+		return;
+	}
 	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
 		charset = g_mime_object_get_content_type_parameter(part,
 								   "charset");
