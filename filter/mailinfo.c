@@ -322,8 +322,7 @@ mailinfo_run(const struct message *m, const char *body, struct mailinfo *mi)
 	GString *out = g_string_sized_new(len);
 	gboolean header_stage = TRUE, in_patch = FALSE;
 	struct inbody ib = { { NULL, NULL, NULL }, -1, g_string_new(NULL) };
-	g_autofree char *from = message_header(m, "From");
-	g_autofree char *dfrom = rfc2047_decode(from ? from : "");
+	g_autofree char *dfrom = rfc2047_decode(m->from_hdr ? m->from_hdr : "");
 
 	mi->date = g_strdup(m->date_hdr ? m->date_hdr : "");
 	while (lore_next_line(body, len, &pos, &l, &ll)) {

@@ -492,7 +492,8 @@ message_parse(const char *buf, size_t len, GError **err)
 	}
 	message_parse_addr(c.from, &m->from_name, &m->from_email);
 	decode_dates(m);
-	g_free(c.from);
+	/* kept for git's own author rules (mailinfo.h) */
+	m->from_hdr = c.from;
 	g_free(c.irt);
 	g_free(c.refs);
 	g_free(c.mid);
@@ -512,6 +513,7 @@ message_free(struct message *msg)
 	g_free(msg->from_name);
 	g_free(msg->from_email);
 	g_free(msg->date_hdr);
+	g_free(msg->from_hdr);
 	g_free(msg->to_hdr);
 	g_free(msg->cc_hdr);
 	g_free(msg->ctype_hdr);

@@ -23,6 +23,7 @@ struct message {
 	char *subject;      /* decoded, one clean line (lore_one_line) */
 	char *from_name;    /* decoded display name, "" when none */
 	char *from_email;   /* "" when none */
+	char *from_hdr;     /* From as one clean line, not decoded; or NULL */
 	char *date_hdr;     /* Date as one clean line; NULL when absent */
 	gint64 date;        /* seconds since the epoch, 0 when unknown */
 	int date_tz;        /* the Date's offset from UTC, in seconds */

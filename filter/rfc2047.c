@@ -114,10 +114,14 @@ flush_run(GString *out, GString *bytes, char **charset)
 char *
 rfc2047_decode(const char *text)
 {
-	GString *out = g_string_sized_new(strlen(text));
-	GString *bytes = g_string_new(NULL);
+	GString *out, *bytes;
 	char *charset = NULL;
 	const char *p = text, *gap = NULL;
+
+	if (!strstr(text, "=?"))
+		return g_strdup(text);
+	out = g_string_sized_new(strlen(text));
+	bytes = g_string_new(NULL);
 
 	while (*p) {
 		const char *cs, *txt, *end;
