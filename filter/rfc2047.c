@@ -180,8 +180,8 @@ rfc2047_encode(const char *text)
 		while (*e && e - p < 36)
 			e = g_utf8_next_char(e);
 		b = g_base64_encode((const guchar *)p, e - p);
-		g_string_append_printf(out, "%s=?UTF-8?B?%s?=",
-				       out->len ? " " : "", b);
+		g_string_append_printf(
+		    out, "%s=?UTF-8?B?%s?=", out->len ? " " : "", b);
 		p = e;
 	}
 	return g_string_free(out, FALSE);
