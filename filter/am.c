@@ -6,6 +6,7 @@
 #include "am.h"
 #include "mailinfo.h"
 #include "message.h"
+#include "rfc2047.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -157,7 +158,7 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 	size_t pos = 0, len, ll;
 	const char *l;
 
-	mailinfo_run(m, message_body(m), &mi);
+	mailinfo_run(m, message_am_body(m), &mi);
 	subject = g_strdup_printf("%s %s", prefix, mi.subject);
 	if (note) {
 		note->subject = g_strdup(subject);
@@ -172,6 +173,22 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 		body = g_strdup(mi.body);
 	from = am_format_addr(*mi.author_name ? mi.author_name : mi.author_email,
 			      mi.author_email);
+	if (mailinfo_looks_inbody(body)) {
+		/* git would read that first line as an in-body header: one
+		 * of ours, and the blank line after it, end them first */
+		char *b = g_strdup_printf("From: %s\n\n%s", from, body);
+
+		g_free(body);
+		body = b;
+	}
+	if (strstr(mi.subject, "=?")) {
+		/* a title that still reads as an encoded word (a subject
+		 * encoded twice) would be decoded again by git am */
+		g_autofree char *w = rfc2047_encode(mi.subject);
+
+		g_free(subject);
+		subject = g_strdup_printf("%s %s", prefix, w);
+	}
 	am_wrap_header(s, "Subject", subject);
 	am_wrap_header(s, "From", from);
 	{

@@ -126,6 +126,27 @@ strip_nl(GString *s, gboolean left, gboolean right)
 	}
 }
 
+/*
+ * The trailer reader strips the paragraph it reads (as b4 does), which
+ * takes the indentation of its first line: an indented stack trace line
+ * or " >From" must reach the commit as it was written.
+ */
+static void
+keep_indent(const char *para, GPtrArray *lines)
+{
+	size_t ws = strspn(para, " \t");
+	char *first;
+
+	if (!ws || !lines->len)
+		return;
+	first = lines->pdata[0];
+	if (*first && !strncmp(para + ws, first, strlen(first))) {
+		lines->pdata[0] = g_strdup_printf("%.*s%s", (int)ws, para,
+						  first);
+		g_free(first);
+	}
+}
+
 void
 body_split(const char *body, struct body_parts *out)
 {
@@ -137,8 +158,10 @@ body_split(const char *body, struct body_parts *out)
 	GPtrArray *nlines;
 
 	memset(out, 0, sizeof(*out));
+	/* a CR inside a line may be a patched file's own byte: only those
+	 * ending a line go */
 	for (p = body; *p; p++)
-		if (*p != '\r')
+		if (*p != '\r' || (p[1] && p[1] != '\n'))
 			g_string_append_c(b, *p);
 	strip_nl(b, TRUE, TRUE);
 	/* the basement: after a "---" line, or from the diff itself; a "-- "
@@ -186,6 +209,10 @@ body_split(const char *body, struct body_parts *out)
 	out->trailers = trailer_array_new();
 	nlines = g_ptr_array_new_with_free_func(g_free);
 	trailer_find(np ? paras[np - 1] : "", FALSE, out->trailers, nlines);
+	keep_indent(np ? paras[np - 1] : "", nlines);
+	for (i = 0; out->trailers->len && i < nlines->len; i++)
+		if (*(const char *)nlines->pdata[i])
+			out->glued = TRUE;
 	if (np <= 1) {
 		out->message = join_lines(nlines);
 	} else {
@@ -244,7 +271,9 @@ body_rebuild(const struct body_parts *bp, GPtrArray *trailers)
 		g_string_append(s, m->str);
 		g_string_append_c(s, '\n');
 		g_string_free(m, TRUE);
-		if (trailers->len)
+		/* trailers that shared the message's last paragraph stay in
+		 * it, as git interpret-trailers leaves them */
+		if (trailers->len && !(bp->glued && bp->trailers->len))
 			g_string_append_c(s, '\n');
 	}
 	for (i = 0; i < trailers->len; i++) {

@@ -18,6 +18,8 @@ struct body_parts {
 	GPtrArray *trailers; /* the trailer block of the last paragraph */
 	char *basement;      /* after "---" (or from "diff "), "" if none */
 	char *signature;     /* after the last "-- " line, "" if none */
+	gboolean glued;      /* the trailer block shared its paragraph with
+			      * lines of the message, no blank line between */
 };
 
 void body_split(const char *body, struct body_parts *out);

@@ -6,6 +6,7 @@
  */
 #include "message.h"
 #include "msgid.h"
+#include "rfc2047.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -481,7 +482,7 @@ message_parse(const char *buf, size_t len, GError **err)
 	if (m->subject && plain_ascii(m->subject)) {
 		/* nothing to decode, and it is one clean line already */
 	} else if (m->subject) {
-		char *d = g_mime_utils_header_decode_text(NULL, m->subject);
+		char *d = rfc2047_decode(m->subject);
 
 		g_free(m->subject);
 		m->subject = lore_one_line(d, -1);
@@ -491,7 +492,8 @@ message_parse(const char *buf, size_t len, GError **err)
 	}
 	message_parse_addr(c.from, &m->from_name, &m->from_email);
 	decode_dates(m);
-	g_free(c.from);
+	/* kept for git's own author rules (mailinfo.h) */
+	m->from_hdr = c.from;
 	g_free(c.irt);
 	g_free(c.refs);
 	g_free(c.mid);
@@ -511,6 +513,7 @@ message_free(struct message *msg)
 	g_free(msg->from_name);
 	g_free(msg->from_email);
 	g_free(msg->date_hdr);
+	g_free(msg->from_hdr);
 	g_free(msg->to_hdr);
 	g_free(msg->cc_hdr);
 	g_free(msg->ctype_hdr);
@@ -518,6 +521,7 @@ message_free(struct message *msg)
 	/* a body used in place belongs to raw */
 	if (msg->body != msg->raw + msg->body_off)
 		g_free(msg->body);
+	g_free(msg->patch_text);
 	g_free(msg->raw);
 	g_free(msg);
 }

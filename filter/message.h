@@ -23,6 +23,7 @@ struct message {
 	char *subject;      /* decoded, one clean line (lore_one_line) */
 	char *from_name;    /* decoded display name, "" when none */
 	char *from_email;   /* "" when none */
+	char *from_hdr;     /* From as one clean line, not decoded; or NULL */
 	char *date_hdr;     /* Date as one clean line; NULL when absent */
 	gint64 date;        /* seconds since the epoch, 0 when unknown */
 	int date_tz;        /* the Date's offset from UTC, in seconds */
@@ -31,6 +32,8 @@ struct message {
 	char *ctype_hdr;    /* raw Content-Type and -Transfer-Encoding */
 	char *cte_hdr;
 	char *body;         /* decoded UTF-8 text with LF ends (message_body) */
+	char *patch_text;   /* the same with the patch's bytes as sent, when
+			     * they are not UTF-8 (message_am_body); or NULL */
 	gboolean body_done;
 	gboolean body_nul;  /* the text held NUL bytes, now U+FFFD: a patch
 			     * with them is refused, never cut short */
@@ -50,13 +53,23 @@ struct message *message_parse(const char *buf, size_t len, GError **err);
 void message_free(struct message *msg);
 
 /*
- * The text body: the first text/plain (or text/x-patch, text/x-diff) part,
- * a later such part preferred when it carries a diff; transfer encoding
- * undone, converted to UTF-8, CR removed, NUL bytes replaced by U+FFFD
- * (and body_nul set). Never NULL ("" when the message has no text part).
- * Owned by @msg. (msgbody.c)
+ * The text body as git mailinfo reads it: every text/plain, text/x-patch
+ * and text/x-diff part in order, and any other part (but HTML) that holds
+ * a diff, whatever its type; transfer encodings undone, the text before the
+ * patch break (mailinfo.h) converted to UTF-8 from its part's charset, CR
+ * removed at line ends, NUL bytes replaced by U+FFFD (and body_nul set).
+ * Valid UTF-8, never NULL ("" when the message has no text part). Owned by
+ * @msg. (msgbody.c)
  */
 const char *message_body(struct message *msg);
+
+/*
+ * The same, but the patch (from the patch break on) with its bytes as they
+ * were sent, which git applies unconverted: a Latin-1 byte in a patched
+ * file must stay one. This is what the am-ready message is made of; it may
+ * be invalid UTF-8 after the break. Owned by @msg. (msgbody.c)
+ */
+const char *message_am_body(struct message *msg);
 
 /* The unfolded value of the first header @name, or NULL (g_free). */
 char *message_header(const struct message *msg, const char *name);

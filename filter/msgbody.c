@@ -1,16 +1,19 @@
 /*
- * msgbody.c - message_body(): a message's text body as UTF-8. A single
- * text part in 7bit/8bit, base64 or quoted-printable is decoded without
- * building GMime objects; multipart and anything odder goes through GMime's
- * parser, which picks the text part.
+ * msgbody.c - message_body(): a message's text body, put together the way
+ * git mailinfo reads a mail (every text part, and every part with a diff,
+ * in order; the message converted to UTF-8, the patch kept as sent). A
+ * single text part in 7bit/8bit, base64 or quoted-printable is decoded
+ * without building GMime objects; multipart goes through GMime's parser.
  */
+#include "mailinfo.h"
 #include "message.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
 #include <string.h>
 
-/* Remove every '\r' that precedes a '\n' (and a final one), in place. */
+/* Remove every '\r' that precedes a '\n' (and a final one), in place:
+ * git am's mailsplit does the same to a mail's line ends. */
 static void
 strip_cr(char *s)
 {
@@ -25,10 +28,11 @@ strip_cr(char *s)
 }
 
 static gboolean
-has_diff_text(const char *t)
+has_diff_bytes(const char *t, size_t n)
 {
-	return strstr(t, "\ndiff --git ") || g_str_has_prefix(t, "diff --git ") ||
-	       (strstr(t, "\n--- ") && strstr(t, "\n+++ "));
+	return (n >= 11 && !memcmp(t, "diff --git ", 11)) ||
+	       memmem(t, n, "\ndiff --git ", 12) ||
+	       (memmem(t, n, "\n--- ", 5) && memmem(t, n, "\n+++ ", 5));
 }
 
 static gboolean
@@ -45,88 +49,141 @@ is_text_part(GMimeContentType *ct)
 	       !g_ascii_strcasecmp(sub, "x-diff");
 }
 
-struct pick {
-	char *text;
+/*
+ * The body being put together, part after part, as git mailinfo reads it:
+ * until the patch break (mailinfo.h) the text is the commit message, made
+ * UTF-8 from its part's charset; from the break on it is the patch, whose
+ * bytes git applies as they were sent (it converts the message only), so
+ * they are kept. NUL bytes would cut a C string short: everywhere they
+ * become U+FFFD and are reported in @nul.
+ */
+struct assembly {
+	GString *out;
+	gboolean in_patch;
 	gboolean nul;
 };
 
-/*
- * The decoded content of a text part in UTF-8. Decoding ourselves (rather
- * than g_mime_text_part_get_text) keeps bytes that are invalid in the
- * declared charset visible as U+FFFD, as b4 does, instead of dropping
- * them; and NUL bytes, at which a C string would silently cut the text
- * (half a patch), become U+FFFD too and are reported in *@nul.
- * text_from_bytes() does that to the decoded bytes.
- */
-static char *
-text_from_bytes(const char *p, size_t n, const char *charset, gboolean *nul)
+/* Append [p, p+n) with each NUL replaced by U+FFFD, converted from
+ * @charset when @convert. */
+static void
+append_bytes(struct assembly *a, const char *p, size_t n, gboolean convert,
+	     const char *charset)
 {
-	GString *out = g_string_sized_new(n);
-	const char *end;
+	const char *end = p + n;
 
-	/* an empty array may have no data at all */
-	if (!n)
-		p = "";
-	end = p + n;
-	for (;;) {
+	while (p < end) {
 		const char *z = memchr(p, '\0', end - p);
-		char *seg = lore_to_utf8(p, (z ? z : end) - p, charset);
+		const char *e = z ? z : end;
 
-		g_string_append(out, seg);
-		g_free(seg);
+		if (convert) {
+			g_autofree char *seg = lore_to_utf8(p, e - p, charset);
+
+			g_string_append(a->out, seg);
+		} else {
+			g_string_append_len(a->out, p, e - p);
+		}
 		if (!z)
 			break;
-		g_string_append(out, "\xef\xbf\xbd");
-		*nul = TRUE;
+		g_string_append(a->out, "\xef\xbf\xbd");
+		a->nul = TRUE;
 		p = z + 1;
 	}
-	return g_string_free(out, FALSE);
 }
 
-static char *
-part_text(GMimePart *part, gboolean *nul)
+static void
+append_text(struct assembly *a, const char *p, size_t n, const char *charset)
+{
+	size_t cut = n, pos = 0, ll;
+	const char *l;
+
+	if (!n)
+		return;
+	while (!a->in_patch && lore_next_line(p, n, &pos, &l, &ll)) {
+		size_t cl = ll;
+
+		while (cl && l[cl - 1] == '\r')
+			cl--;
+		/* git tests the scissors first: "--- >8 ---" is one */
+		if (mailinfo_is_patch_break(l, cl) &&
+		    !mailinfo_is_scissors(l, cl)) {
+			cut = l - p;
+			a->in_patch = TRUE;
+		}
+	}
+	append_bytes(a, p, cut, TRUE, charset);
+	append_bytes(a, p + cut, n - cut, FALSE, NULL);
+}
+
+/* The decoded content of a leaf part (g_byte_array_free). */
+static GByteArray *
+part_bytes(GMimePart *part)
 {
 	GMimeDataWrapper *w = g_mime_part_get_content(part);
-	const char *charset = g_mime_object_get_content_type_parameter(
-	    GMIME_OBJECT(part), "charset");
 	GMimeStream *mem;
 	GByteArray *ba;
-	char *text;
 
 	if (!w)
 		return NULL;
 	mem = g_mime_stream_mem_new();
 	g_mime_data_wrapper_write_to_stream(w, mem);
+	/* the stream would free the array with itself: take it over */
 	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	text = text_from_bytes((const char *)ba->data, ba->len, charset, nul);
+	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
 	g_object_unref(mem);
-	return text;
+	return ba;
 }
 
+/*
+ * Every part git mailinfo would read for the message and the patch, in
+ * order: the text parts, and any other part that holds a diff whatever its
+ * type (an application/octet-stream "fix.patch"). HTML is never the message
+ * (git takes it too, as text), and other attachments are not text.
+ */
 static void
-pick_part(GMimeObject *parent, GMimeObject *part, gpointer data)
+take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 {
-	struct pick *p = data;
+	struct assembly *a = data;
 	GMimeContentType *ct = g_mime_object_get_content_type(part);
-	gboolean nul = FALSE;
-	char *text;
+	const char *charset, *type, *sub;
+	GByteArray *ba;
+	gboolean text;
 
 	(void)parent;
-	if (!GMIME_IS_PART(part) || !is_text_part(ct))
+	if (!GMIME_IS_PART(part))
 		return;
-	text = part_text(GMIME_PART(part), &nul);
-	if (!text)
+	text = is_text_part(ct);
+	type = g_mime_content_type_get_media_type(ct);
+	sub = g_mime_content_type_get_media_subtype(ct);
+	/* a diff hides in text/ and application/ parts, never in images or
+	 * sound, which are not decoded at all */
+	if (!text && (!type || !sub ||
+		      (g_ascii_strcasecmp(type, "text") &&
+		       g_ascii_strcasecmp(type, "application")) ||
+		      !g_ascii_strcasecmp(sub, "html")))
 		return;
-	if (!p->text || has_diff_text(text))
-		p->nul = nul;
-	if (!p->text) {
-		p->text = text;
-	} else if (has_diff_text(text)) {
-		g_free(p->text);
-		p->text = text;
-	} else {
-		g_free(text);
+	ba = part_bytes(GMIME_PART(part));
+	if (!ba)
+		return;
+	/* an empty part adds nothing, and its data may be NULL */
+	if (!ba->len) {
+		g_byte_array_free(ba, TRUE);
+		return;
 	}
+	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
+		charset = g_mime_object_get_content_type_parameter(part,
+								   "charset");
+		/* each part's lines stand apart from the next part's */
+		if (a->out->len && a->out->str[a->out->len - 1] != '\n')
+			g_string_append_c(a->out, '\n');
+		append_text(a, (const char *)ba->data, ba->len, charset);
+		/* GMime gives the part without the line end before the
+		 * boundary, which git reads as the part's last line end;
+		 * decoded base64 has none of its own there */
+		if (g_mime_part_get_content_encoding(GMIME_PART(part)) !=
+		    GMIME_CONTENT_ENCODING_BASE64)
+			g_string_append_c(a->out, '\n');
+	}
+	g_byte_array_free(ba, TRUE);
 }
 
 /*
@@ -164,16 +221,15 @@ too_many_parts(const struct message *msg)
  * parse every address and date header, which we already have, and cost as
  * much again to free.
  */
-static char *
-body_via_gmime(struct message *msg, gboolean *nul)
+static void
+body_via_gmime(struct message *msg, struct assembly *a)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeObject *part;
-	struct pick p = { NULL, FALSE };
 
 	if (too_many_parts(msg))
-		return NULL;
+		return;
 
 	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
 	parser = g_mime_parser_new_with_stream(stream);
@@ -181,13 +237,11 @@ body_via_gmime(struct message *msg, gboolean *nul)
 	part = g_mime_parser_construct_part(parser, NULL);
 	g_object_unref(parser);
 	if (!part)
-		return NULL;
-	pick_part(NULL, part, &p);
+		return;
+	take_part(NULL, part, a);
 	if (GMIME_IS_MULTIPART(part))
-		g_mime_multipart_foreach(GMIME_MULTIPART(part), pick_part, &p);
+		g_mime_multipart_foreach(GMIME_MULTIPART(part), take_part, a);
 	g_object_unref(part);
-	*nul = p.nul;
-	return p.text;
 }
 
 /* An RFC 2045 token character (not '*', which starts RFC 2231 syntax) */
@@ -331,24 +385,22 @@ body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
 }
 
 /*
- * What part_text() gives for a single text part, without building GMime
- * objects: the transfer encoding undone with GMime's decoder, then the
- * text made UTF-8 from @charset (NUL bytes as U+FFFD, reported in *@nul).
+ * A single text part in base64 or quoted-printable, without building GMime
+ * objects: the transfer encoding undone with GMime's decoder.
  */
-static char *
-decode_text(const char *s, size_t n, GMimeContentEncoding enc,
-	    const char *charset, gboolean *nul)
+static void
+decode_text(struct assembly *a, const char *s, size_t n,
+	    GMimeContentEncoding enc, const char *charset)
 {
 	GMimeEncoding state;
-	char *dec, *text;
+	char *dec;
 	size_t dn;
 
 	g_mime_encoding_init_decode(&state, enc);
 	dec = g_malloc(g_mime_encoding_outlen(&state, n) + 1);
 	dn = g_mime_encoding_flush(&state, s, n, dec);
-	text = text_from_bytes(dec, dn, charset, nul);
+	append_text(a, dec, dn, charset);
 	g_free(dec);
-	return text;
 }
 
 const char *
@@ -358,42 +410,50 @@ message_body(struct message *msg)
 	const char *raw = msg->raw + msg->body_off;
 	size_t n = msg->len - msg->body_off;
 	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
+	struct assembly a = { NULL, FALSE, FALSE };
 	enum body_kind kind;
-	char *text = NULL;
+	char *text;
 
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
 	kind = body_kind(msg, &charset, &enc);
-	/* a NUL would cut the C string short: GMime's path keeps lengths */
-	if (kind == BODY_PLAIN && memchr(raw, '\0', n))
-		kind = BODY_MIME;
+	/* Most bodies are UTF-8 with LF line ends already: they are used in
+	 * place (raw is NUL-terminated), not copied. */
+	if (kind == BODY_PLAIN && !memchr(raw, '\0', n) &&
+	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL)) {
+		msg->body = (char *)raw;
+		return msg->body;
+	}
+	a.out = g_string_sized_new(n);
 	switch (kind) {
 	case BODY_PLAIN:
-		/* Most bodies are UTF-8 with LF line ends already: they are
-		 * used in place (raw is NUL-terminated), not copied. */
-		if (g_utf8_validate(raw, n, NULL) && !memchr(raw, '\r', n)) {
-			msg->body = (char *)raw;
-			return msg->body;
-		}
-		text = lore_to_utf8(raw, n, charset);
+		append_text(&a, raw, n, charset);
 		break;
 	case BODY_ENCODED:
-		text = decode_text(raw, n, enc, charset, &msg->body_nul);
+		decode_text(&a, raw, n, enc, charset);
 		break;
 	case BODY_MIME:
-		text = body_via_gmime(msg, &msg->body_nul);
+		body_via_gmime(msg, &a);
 		break;
 	}
-	if (!text)
-		text = g_strdup("");
-	if (!g_utf8_validate(text, -1, NULL)) {
-		char *t = g_utf8_make_valid(text, -1);
-
-		g_free(text);
-		text = t;
-	}
+	text = g_string_free(a.out, FALSE);
+	msg->body_nul = a.nul;
 	strip_cr(text);
+	/* only a patch's own bytes can be other than UTF-8: they are kept
+	 * for the am-ready message, and shown as U+FFFD everywhere else */
+	if (!g_utf8_validate(text, -1, NULL)) {
+		msg->patch_text = text;
+		text = g_utf8_make_valid(text, -1);
+	}
 	msg->body = text;
 	return msg->body;
+}
+
+const char *
+message_am_body(struct message *msg)
+{
+	const char *body = message_body(msg);
+
+	return msg->patch_text ? msg->patch_text : body;
 }

@@ -164,17 +164,22 @@ lore_find_control(const char *text, guint *line)
 				ascii = FALSE;
 		if (ascii)
 			continue;
-		for (p = l; p < end; p = g_utf8_next_char(p)) {
+		for (p = l; p < end;) {
 			gunichar c = g_utf8_get_char_validated(p, end - p);
 
-			if (c == (gunichar)-1 || c == (gunichar)-2)
-				break;
+			/* a patch keeps the bytes it was sent with: an invalid
+			 * one must not hide what follows it on its line */
+			if (c == (gunichar)-1 || c == (gunichar)-2) {
+				p++;
+				continue;
+			}
 			if (g_unichar_type(c) == G_UNICODE_OTHER_LETTER)
 				lo = TRUE;
 			else if (g_unichar_type(c) == G_UNICODE_FORMAT && !cf)
 				cf = c;
 			if (is_bidi(c) && !bidi)
 				bidi = c;
+			p = g_utf8_next_char(p);
 		}
 		if ((in_diff && bidi) || (cf && !lo)) {
 			*line = n;

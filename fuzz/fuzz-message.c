@@ -2,7 +2,8 @@
  * fuzz-message.c - the message reader: one raw mail (as a mail client pipes
  * it) through the header scan, RFC 2047 and address decoding, the body
  * decoder (GMime for MIME), git mailinfo's rules, the body anatomy and the
- * patch-id; and the Message-ID parsers on the same bytes.
+ * patch-id; and the Message-ID parsers on the same bytes. The body as git
+ * applies it keeps the patch mailinfo finds, byte for byte.
  */
 #include "fuzz.h"
 
@@ -11,6 +12,7 @@
 #include "message.h"
 #include "msgid.h"
 #include "patchid.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -54,6 +56,45 @@ check_one_line(const char *s)
 	fuzz_assert(s && !strpbrk(s, "\r\n"));
 }
 
+/* The offset of the first patch break line of @t, or its length. */
+static size_t
+patch_start(const char *t)
+{
+	size_t pos = 0, len = strlen(t), ll;
+	const char *l;
+
+	while (lore_next_line(t, len, &pos, &l, &ll))
+		if (mailinfo_is_patch_break(l, ll) && !mailinfo_is_scissors(l, ll))
+			return l - t;
+	return len;
+}
+
+/*
+ * The body as git applies it (message_am_body) differs from the UTF-8 one
+ * only in the patch's bytes: the commit message above the break is the
+ * same valid UTF-8 text in both, and the patch git mailinfo's rules cut
+ * from it is the patch that follows the break, byte for byte.
+ */
+static void
+check_am_body(struct message *m, const char *body)
+{
+	const char *am = message_am_body(m);
+	size_t a = patch_start(am), b = patch_start(body);
+	struct mailinfo mi;
+
+	fuzz_assert(am != NULL);
+	fuzz_assert(a == b && !strncmp(am, body, a));
+	fuzz_assert(g_utf8_validate(am, a, NULL));
+	mailinfo_run(m, am, &mi);
+	if (am[a]) {
+		size_t n = strlen(am + a);
+
+		fuzz_assert(strlen(mi.body) >= n &&
+			    !memcmp(mi.body + strlen(mi.body) - n, am + a, n));
+	}
+	mailinfo_clear(&mi);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -94,6 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_one_line(mi.author_name);
 	check_one_line(mi.subject);
 	mailinfo_clear(&mi);
+	check_am_body(m, body);
 
 	body_split(body, &bp);
 	rebuilt = body_rebuild(&bp, none);

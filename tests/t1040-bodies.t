@@ -95,9 +95,24 @@ From the start it was meant to." "and git am --patch-format=mboxrd restores it"
   echo 'Content-Disposition: attachment; filename="fix.patch"'
   echo "Content-Transfer-Encoding: base64"; echo
   printf '%s\n' "$body" | base64; echo "--b0undary--"; } > "$TRASH/att"
-roundtrip "$TRASH/att" "a text/x-patch attachment is the patch"
+# git am takes the text above the attachment into the message: so do we
+as_git_am() {
+	# as_git_am FILE DESCRIPTION: lore-am + git am give what git am gives
+	rm -rf "$TRASH/ga" "$TRASH/rt"
+	to_mbox "$TRASH/rt.mbox" "$1"
+	git clone -q "$R" "$TRASH/ga" && git -C "$TRASH/ga" checkout -q base -b am &&
+	git -C "$TRASH/ga" am -q "$1" &&
+	"$LORE_AM" -q -m "$TRASH/rt.mbox" "$id" > "$TRASH/rt.mbx" &&
+	apply_into "$TRASH/rt.mbx" "$TRASH/rt" >/dev/null 2>&1
+	if [ $? -eq 0 ] &&
+	   [ "$(git -C "$TRASH/rt" rev-parse HEAD^{tree})" = "$(git -C "$R" rev-parse topic^{tree})" ] &&
+	   [ "$(git -C "$TRASH/rt" log -1 --format=%B)" = "$(git -C "$TRASH/ga" log -1 --format=%B)" ] &&
+	   git -C "$TRASH/rt" log -1 --format=%B | grep -q '^Please find the patch attached'
+	then ok 0 "$2"; else ok 1 "$2"; fi
+}
+as_git_am "$TRASH/att" "a text/x-patch attachment is the patch, the text above it the message"
 sed 's/text\/x-patch/text\/x-diff/' "$TRASH/att" > "$TRASH/att2"
-roundtrip "$TRASH/att2" "so is text/x-diff"
+as_git_am "$TRASH/att2" "so is text/x-diff"
 
 # output headers are what b4 writes
 "$LORE_AM" -q -m "$TRASH/rt.mbox" "$id" > "$TRASH/h.mbx"

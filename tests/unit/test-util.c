@@ -47,6 +47,8 @@ static const struct {
 	{ "Fixes: abc\xe2\x80\x8b\n", 0x200b, 1 },
 	{ "soft\xc2\xadhyphen\n", 0xad, 1 },
 	{ "emoji \xf0\x9f\x91\x8d\n", 0, 0 },
+	/* a Latin-1 byte kept in a diff does not hide a control after it */
+	{ "m\n\ndiff --git a/x b/x\n+caf\xe9 \xe2\x80\xae\n", 0x202e, 4 },
 };
 
 int
