@@ -1,16 +1,24 @@
 # kill-at-write.pl SIG FILE ERR CMD...: run CMD (stdin /dev/null, stdout
 # discarded, stderr to ERR) and send it SIG the moment FILE grows past the
-# size it had at the start, that is, in the middle of CMD's write. Prints
-# "STATUS SIZE": STATUS is "sig N" or "exit N", SIZE is FILE's size when
-# the signal went out, or "none" when CMD ended before FILE grew. Bounded:
-# gives up (and kills CMD) after 60 seconds.
+# size it had at the start, that is, in the middle of CMD's write. FILE may
+# be a glob (such as 'out/*.tmp-*'): then the sizes of the files matching
+# it count. Prints "STATUS SIZE": STATUS is "sig N" or "exit N", SIZE is
+# FILE's size when the signal went out, or "none" when CMD ended before
+# FILE grew. Bounded: gives up (and kills CMD) after 60 seconds.
 use strict;
 use warnings;
 use POSIX ();
 use Time::HiRes qw(time);
 
 my ($sig, $file, $err, @cmd) = @ARGV;
-my $old = -s $file // 0;
+
+sub size {
+	my $n = 0;
+	$n += -s $_ // 0 for ($file =~ /[*?]/ ? glob($file) : ($file));
+	return $n;
+}
+
+my $old = size();
 my $pid = fork // die "fork: $!";
 if (!$pid) {
 	open STDIN, '<', '/dev/null';
@@ -21,7 +29,7 @@ if (!$pid) {
 my $at = 'none';
 my $end = time + 60;
 while (time < $end) {
-	my $s = -s $file // 0;
+	my $s = size();
 	if ($s > $old) {
 		kill $sig, $pid;
 		$at = $s;
