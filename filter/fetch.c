@@ -60,6 +60,7 @@ struct xfer {
 	long status;
 	enum fail fail;
 	gint64 t0, drawn_at;
+	gint64 last_byte; /* when the last bytes of the answer came, 0: none */
 	gboolean drawn;
 };
 
@@ -278,6 +279,7 @@ on_body(char *p, size_t size, size_t nmemb, void *data)
 	struct xfer *x = data;
 	size_t n = size * nmemb;
 
+	x->last_byte = g_get_monotonic_time();
 	curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &x->status);
 	if (x->status != 200)
 		return n; /* an error page: only the status matters */
@@ -317,6 +319,20 @@ no_curl(const char *url, GError **err)
 	return LORE_ETEMP;
 }
 
+/* Milliseconds this request may take: lore-am.timeout, or less when
+ * lore-am.fetch-timeout comes first; 0 for no limit. */
+static long
+request_ms(const struct lore_opts *o)
+{
+	gint64 ms = o->timeout * 1000, left;
+
+	if (!o->deadline)
+		return ms;
+	/* past the deadline: 1 ms, so the request ends at once and says so */
+	left = MAX((o->deadline - g_get_monotonic_time()) / 1000, 1);
+	return (long)(ms ? MIN(ms, left) : left);
+}
+
 static CURL *
 easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 {
@@ -340,8 +356,8 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
 	/* a slow-loris server dribbles just enough never to stall: the
-	 * whole request has a deadline too */
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout);
+	 * whole request has a deadline too, and so have all of them */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, request_ms(o));
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	/* never let a redirect downgrade https to http */
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR,
@@ -353,6 +369,23 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	/* the escaped id is one segment; let nothing rewrite the path */
 	curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L);
 	return c;
+}
+
+/*
+ * Bytes still came, but fewer than one a second (curl's low-speed floor)
+ * for lore-am.stall-timeout seconds: a drip, not silence.
+ */
+static void
+stall_words(struct xfer *x, const char *url, curl_off_t total_us,
+	    GError **err)
+{
+	g_autofree char *got = human_size(x->in_bytes);
+
+	g_set_error(
+	    err, LORE_ERROR, LORE_ETEMP,
+	    "cannot fetch %s: slower than 1 byte/s for %ld s (%s in %ld s; the server is dripping; see lore-am.stall-timeout)",
+	    url, x->o->stall_timeout, got,
+	    (long)(total_us / G_USEC_PER_SEC));
 }
 
 /*
@@ -415,15 +448,28 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 	}
 	if (rc == CURLE_OPERATION_TIMEDOUT) {
 		curl_off_t total = 0;
+		gint64 now = g_get_monotonic_time();
 
 		curl_easy_getinfo(x->curl, CURLINFO_PRETRANSFER_TIME_T, &pre);
 		curl_easy_getinfo(x->curl, CURLINFO_TOTAL_TIME_T, &total);
-		if (x->o->timeout &&
-		    total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
+		/* a request cut by the deadline ends a few ms before it */
+		*retry = !x->o->deadline ||
+			 now < x->o->deadline - G_USEC_PER_SEC / 2;
+		if (!*retry)
+			g_set_error(
+			    err, LORE_ERROR, LORE_ETEMP,
+			    "cannot fetch %s: the archive's answers took more than %ld s in all (see lore-am.fetch-timeout)",
+			    url, x->o->fetch_timeout);
+		else if (x->o->timeout &&
+			 total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
 			    "cannot fetch %s: not done after %ld s (the server is too slow; see lore-am.timeout)",
 			    url, x->o->timeout);
+		else if (pre && x->last_byte &&
+			 now - x->last_byte <
+			     x->o->stall_timeout * G_USEC_PER_SEC)
+			stall_words(x, url, total, err);
 		else if (pre)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
