@@ -32,12 +32,28 @@ add_id(const char *msg, size_t len, void *data)
 static GByteArray *
 read_locked(int fd, const char *path, GError **err)
 {
-	GByteArray *a = g_byte_array_new();
-	guint8 buf[65536];
-	off_t off = 0;
+	struct stat st;
+	guint8 *data;
+	size_t off = 0, size;
 
-	for (;;) {
-		ssize_t n = pread(fd, buf, sizeof(buf), off);
+	if (fstat(fd, &st) < 0) {
+		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot read '%s': %s",
+			    path, g_strerror(errno));
+		return NULL;
+	}
+	/* the size is the mailbox's, not ours to trust: ask, never abort */
+	size = (size_t)st.st_size;
+	data = g_try_malloc(MAX(size, 1));
+	if (!data) {
+		g_set_error(err, LORE_ERROR, LORE_EIO,
+			    "cannot read '%s': %s (%" G_GUINT64_FORMAT
+			    " bytes)",
+			    path, g_strerror(ENOMEM), (guint64)st.st_size);
+		return NULL;
+	}
+	/* the file is locked: nobody who locks changes its size meanwhile */
+	while (off < size) {
+		ssize_t n = pread(fd, data + off, size - off, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -45,14 +61,14 @@ read_locked(int fd, const char *path, GError **err)
 			g_set_error(err, LORE_ERROR, LORE_EIO,
 				    "cannot read '%s': %s", path,
 				    g_strerror(errno));
-			g_byte_array_unref(a);
+			g_free(data);
 			return NULL;
 		}
 		if (n == 0)
-			return a;
-		g_byte_array_append(a, buf, n);
+			break;
 		off += n;
 	}
+	return g_byte_array_new_take(data, off);
 }
 
 /*

@@ -37,7 +37,8 @@ enum fail {
 	F_CORRUPT,
 	F_TRUNCATED,
 	F_TOO_BIG,
-	F_MSG_TOO_BIG
+	F_MSG_TOO_BIG,
+	F_TOO_MUCH_MEMORY
 };
 
 /* One answer on its way in, from the network or from the cache. */
@@ -84,13 +85,29 @@ human_size(guint64 n)
 	return g_strdup_printf("%.1f %s", v, units[u]);
 }
 
+/*
+ * What the answer holds in memory: the messages (the thread's estimate,
+ * overhead included, so that millions of tiny ones count for what they
+ * take), the gzip bytes kept for the cache, and the bytes not yet cut.
+ */
+static guint64
+held(const struct xfer *x)
+{
+	return (guint64)x->t->cost + (x->raw ? x->raw->len : 0) +
+	       x->pending->len;
+}
+
 static void
 add_one(const char *msg, size_t len, void *data)
 {
 	struct xfer *x = data;
 
+	if (x->fail)
+		return;
 	if (thread_add_raw(x->t, msg, len, "lore"))
 		x->added++;
+	if (held(x) > x->o->max_size)
+		x->fail = F_TOO_MUCH_MEMORY;
 }
 
 /*
@@ -176,6 +193,8 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			return FALSE;
 		}
 		cut_messages(x, FALSE);
+		if (x->fail)
+			return FALSE;
 		/* no message boundary for more than a message may hold: a
 		 * bomb of one endless message, held whole until the cap */
 		if (x->pending->len > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
@@ -248,7 +267,7 @@ finish(struct xfer *x)
 		return FALSE;
 	}
 	cut_messages(x, TRUE);
-	return TRUE;
+	return !x->fail;
 }
 
 static void
@@ -435,6 +454,14 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		    err, LORE_ERROR, LORE_EUSAGE,
 		    "cannot fetch %s: the thread inflates to more than %s (see lore-am.max-size)",
 		    url, cap);
+		return LORE_EUSAGE;
+	case F_TOO_MUCH_MEMORY:
+		*retry = FALSE;
+		cap = human_size(x->o->max_size);
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "cannot fetch %s: the thread would take more than %s of memory (%u messages so far, each counted with %u bytes of overhead; see lore-am.max-size)",
+		    url, cap, x->added, THREAD_MSG_COST);
 		return LORE_EUSAGE;
 	case F_MSG_TOO_BIG:
 		*retry = FALSE;
