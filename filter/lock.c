@@ -164,7 +164,8 @@ dotlock_take(struct lock *l, gint64 deadline, GError **err)
 				    lockname, g_strerror(errno));
 			return LORE_EIO;
 		}
-		if (dotlock_take_over(l, lockname))
+		/* the deadline holds even if stale locks keep coming back */
+		if (!expired(deadline) && dotlock_take_over(l, lockname))
 			continue;
 		if (expired(deadline)) {
 			g_set_error(err, LORE_ERROR, LORE_ETEMP,
