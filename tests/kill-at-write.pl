@@ -4,7 +4,7 @@
 # be a glob (such as 'out/*.tmp-*'): then the sizes of the files matching
 # it count. Prints "STATUS SIZE": STATUS is "sig N" or "exit N", SIZE is
 # FILE's size when the signal went out, or "none" when CMD ended before
-# FILE grew. Bounded: gives up (and kills CMD) after 60 seconds.
+# FILE grew. Bounded: gives up (and kills CMD) after 600 seconds.
 use strict;
 use warnings;
 use POSIX ();
@@ -27,7 +27,7 @@ if (!$pid) {
 	exec @cmd or POSIX::_exit(127);
 }
 my $at = 'none';
-my $end = time + 60;
+my $end = time + 600;
 while (time < $end) {
 	my $s = size();
 	if ($s > $old) {
