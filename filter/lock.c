@@ -15,7 +15,6 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -232,6 +231,21 @@ kernel_locks(struct lock *l, gint64 deadline, GError **err)
 	}
 }
 
+/*
+ * We took over the dotlock of an append that was killed, but cannot go on
+ * (another program holds a kernel lock): its journal must not be lost
+ * with it. The dotlock is left holding the journal under our pid, stale
+ * the moment we exit, so that the next run takes it over and repairs.
+ */
+static void
+keep_journal(struct lock *l)
+{
+	const char *j = l->stale ? strstr(l->stale, "\nappend ") : NULL;
+
+	if (j && l->dotlock && lock_note(l, j + 1))
+		g_clear_pointer(&l->dotlock, g_free);
+}
+
 int
 lock_open(struct lock *l, const char *path, guint timeout, GError **err)
 {
@@ -276,6 +290,7 @@ fail:
 	if (l->created)
 		unlink(path); /* it was not there before: leave no trace */
 	l->fd = -1;
+	keep_journal(l);
 	dotlock_drop(l);
 	g_clear_pointer(&l->path, g_free);
 	g_clear_pointer(&l->stale, g_free);

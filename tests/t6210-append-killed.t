@@ -8,8 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v perl >/dev/null || skip_all "perl not installed"
+command -v flock >/dev/null || skip_all "flock(1) not installed"
 
-plan 31
+plan 34
 
 cd "$TRASH" || exit 1
 
@@ -80,6 +81,26 @@ is "$(wc -l <kill2.err)" 2 "... and nothing else"
 same_file kill.mbox ref.mbox "... then appended the rest: every message whole, none twice"
 test ! -e kill.mbox.lock
 ok $? "... and let go of the lock"
+
+# a killed run's lock taken over while another program holds an flock:
+# the journal must outlive the run that gives up
+at_write KILL k3
+torn=$(stat -c %s k3.mbox)
+perl -MFcntl=:flock -e 'open(F, "<", $ARGV[0]) && flock(F, LOCK_EX) && sleep 30' k3.mbox &
+holder=$!
+at_exit "kill $holder 2>/dev/null"
+# until it holds the flock (at most 5 s)
+for i in $(seq 100); do flock -n k3.mbox true || break; sleep 0.05; done
+LORE_AM_LOCK_TIMEOUT=1 "$LORE_AM" -q --append k3.mbox -m big.mbox m0@example.org 2>k3.err
+is "$?:$(stat -c %s k3.mbox)" "75:$torn" \
+	"the stale lock taken, an flock held by another: exit 75, nothing touched"
+grep -q '^append [0-9]' k3.mbox.lock 2>/dev/null
+ok $? "... and the dotlock is left with the killed run's journal"
+kill $holder; wait $holder 2>/dev/null
+"$LORE_AM" -q --append k3.mbox -m big.mbox m0@example.org 2>k3b.err
+grep -q "note: cut 'k3.mbox' back to its last whole message" k3b.err &&
+	cmp -s k3.mbox ref.mbox
+ok $? "... which the next run finds: the torn message cut, the thread whole"
 
 # dotlocks left by others
 dead=$(sh -c 'echo $$')
