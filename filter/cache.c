@@ -2,6 +2,9 @@
  * cache.c - the on-disk cache of fetched threads. Entry names are the
  * SHA-256 of the request URL, so any id maps to a plain file name; GLib's
  * g_file_set_contents_full() does the write-temporary-then-rename dance.
+ * Beside each entry, "<name>.sum" holds its length and SHA-256: a valid
+ * gzip of a cut mbox inflates fine, so only this tells it from the answer
+ * that was stored.
  */
 #include "cache.h"
 #include "util.h"
@@ -29,13 +32,31 @@ cache_path(const struct cache *c, const char *key)
 	return g_build_filename(c->dir, name, NULL);
 }
 
+/* The check line stored beside an entry of @len bytes: "LEN SHA256\n". */
+static char *
+sum_line(const void *data, gsize len)
+{
+	g_autofree char *h = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+							  data, len);
+
+	return g_strdup_printf("%" G_GSIZE_FORMAT " %s\n", len, h);
+}
+
+static char *
+sum_path(const char *path)
+{
+	return g_strconcat(path, ".sum", NULL);
+}
+
 GBytes *
 cache_get(const struct cache *c, const char *key)
 {
 	g_autofree char *path = cache_path(c, key);
+	g_autofree char *spath = sum_path(path);
+	g_autofree char *want = NULL, *got = NULL;
 	GStatBuf st;
 	char *data = NULL;
-	gsize len = 0;
+	gsize len = 0, slen = 0;
 	gint64 age;
 
 	if (g_stat(path, &st) || !S_ISREG(st.st_mode))
@@ -43,8 +64,17 @@ cache_get(const struct cache *c, const char *key)
 	age = g_get_real_time() / G_USEC_PER_SEC - (gint64)st.st_mtime;
 	if (c->max_age >= 0 && age >= c->max_age)
 		return NULL;
+	/* no check line (an entry of an older version, or a crash between
+	 * the two files): not believed, fetched again */
+	if (!g_file_get_contents(spath, &want, &slen, NULL) || slen > 256)
+		return NULL;
 	if (!g_file_get_contents(path, &data, &len, NULL))
 		return NULL;
+	got = sum_line(data, len);
+	if (strcmp(got, want)) {
+		g_free(data);
+		return NULL;
+	}
 	return g_bytes_new_take(data, len);
 }
 
@@ -53,6 +83,8 @@ cache_put(const struct cache *c, const char *key, const void *data, size_t len,
 	  GError **err)
 {
 	g_autofree char *path = cache_path(c, key);
+	g_autofree char *spath = sum_path(path);
+	g_autofree char *sum = sum_line(data, len);
 	GError *e = NULL;
 
 	if (g_mkdir_with_parents(c->dir, 0700)) {
@@ -61,8 +93,14 @@ cache_put(const struct cache *c, const char *key, const void *data, size_t len,
 			    g_strerror(errno));
 		return FALSE;
 	}
-	if (!g_file_set_contents_full(
-		path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &e)) {
+	/* the entry, then its check: in between, or after a crash there,
+	 * the two disagree and the entry is fetched again */
+	if (!g_file_set_contents_full(path, data, len,
+				      G_FILE_SET_CONTENTS_CONSISTENT, 0600,
+				      &e) ||
+	    !g_file_set_contents_full(spath, sum, -1,
+				      G_FILE_SET_CONTENTS_CONSISTENT, 0600,
+				      &e)) {
 		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot write '%s': %s",
 			    path, e->message);
 		g_error_free(e);
@@ -75,22 +113,29 @@ void
 cache_drop(const struct cache *c, const char *key)
 {
 	g_autofree char *path = cache_path(c, key);
+	g_autofree char *spath = sum_path(path);
 
 	g_unlink(path);
+	g_unlink(spath);
 }
 
-/* "<64 hex>.mbox.gz", or that with g_file_set_contents()'s ".XXXXXX" */
+/*
+ * "<64 hex>.mbox.gz" or "<64 hex>.mbox.gz.sum", or either with
+ * g_file_set_contents()'s ".XXXXXX"
+ */
 static gboolean
 is_entry_name(const char *n)
 {
-	size_t i, len = strlen(n);
+	size_t i, len = strlen(n), base = 72;
 
 	for (i = 0; i < 64; i++)
 		if (!g_ascii_isxdigit(n[i]))
 			return FALSE;
 	if (strncmp(n + 64, ".mbox.gz", 8))
 		return FALSE;
-	return len == 72 || (len == 79 && n[72] == '.');
+	if (!strncmp(n + 72, ".sum", 4))
+		base = 76;
+	return len == base || (len == base + 7 && n[base] == '.');
 }
 
 guint

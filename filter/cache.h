@@ -3,8 +3,10 @@
  * server sent, one file per request URL under $XDG_CACHE_HOME/lore-am/.
  * An entry is fresh while its age (file mtime) is below the caller's limit.
  * Entries are written to a temporary file and renamed into place, so a
- * reader sees a whole old entry or a whole new one; checking that an
- * entry's content is sound (it inflates) is the reader's job, and
+ * reader sees a whole old entry or a whole new one; beside each, a
+ * "NAME.sum" file holds its length and SHA-256, and an entry that does not
+ * match it (cut, replaced, or without one) is not returned. Checking that
+ * an entry's content is sound (it inflates) is the reader's job, and
  * cache_drop() removes one that is not.
  *
  * Ownership: the caller owns struct cache and everything passed in;
@@ -26,7 +28,7 @@ char *cache_default_dir(void);
 /* The file holding @key's entry (a hash of @key in @c->dir); g_free. */
 char *cache_path(const struct cache *c, const char *key);
 
-/* The entry for @key when present and fresh, else NULL. */
+/* The entry for @key when present, fresh and as stored, else NULL. */
 GBytes *cache_get(const struct cache *c, const char *key);
 
 /* Store @len bytes for @key, creating the folder; FALSE and @err. */

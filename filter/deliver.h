@@ -1,10 +1,10 @@
 /*
  * deliver.h - whole messages into mailboxes, byte for byte as they came:
  * mboxrd entries (the only change is the From_ line in front, one more '>'
- * on ">*From " lines and a blank line after), appending to an existing
- * mbox under lock.h's locks, and maildir delivery (tmp/ then cur/). Both
- * skip messages whose Message-ID the mailbox already holds, so running the
- * same command twice adds nothing the second time.
+ * on ">*From " lines and a blank line after; append.h appends them to an
+ * mbox), and maildir delivery (tmp/ then cur/). Both skip messages whose
+ * Message-ID the mailbox already holds, so running the same command twice
+ * adds nothing the second time.
  *
  * Ownership: every function borrows its arguments; messages stay the
  * thread's. Strings returned are the caller's (g_free).
@@ -27,16 +27,6 @@ char *deliver_from_line(const struct message *m);
 
 /* Append @m to @out as one mboxrd entry. */
 void deliver_mboxrd_add(GString *out, const struct message *m);
-
-/*
- * Append the messages of @msgs (struct message *) that @path does not hold
- * yet, in order, to the mbox @path (created when missing), holding its
- * locks for at most @timeout seconds of waiting. On any error the mailbox
- * is left exactly as it was. Returns a lore_status; @added counts the
- * messages written.
- */
-int deliver_append(const char *path, GPtrArray *msgs, guint timeout,
-		   guint *added, GError **err);
 
 /*
  * Deliver the messages of @msgs that the maildir @dir does not hold yet

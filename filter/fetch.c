@@ -37,7 +37,8 @@ enum fail {
 	F_CORRUPT,
 	F_TRUNCATED,
 	F_TOO_BIG,
-	F_MSG_TOO_BIG
+	F_MSG_TOO_BIG,
+	F_TOO_MUCH_MEMORY
 };
 
 /* One answer on its way in, from the network or from the cache. */
@@ -57,6 +58,7 @@ struct xfer {
 	long status;
 	enum fail fail;
 	gint64 t0, drawn_at;
+	gint64 last_byte; /* when the last bytes of the answer came, 0: none */
 	gboolean drawn;
 };
 
@@ -80,13 +82,29 @@ human_size(guint64 n)
 	return g_strdup_printf("%.1f %s", v, units[u]);
 }
 
+/*
+ * What the answer holds in memory: the messages (the thread's estimate,
+ * overhead included, so that millions of tiny ones count for what they
+ * take), the gzip bytes kept for the cache, and the bytes not yet cut.
+ */
+static guint64
+held(const struct xfer *x)
+{
+	return (guint64)x->t->cost + (x->raw ? x->raw->len : 0) +
+	       mbox_stream_held(x->split);
+}
+
 static void
 add_one(const char *msg, size_t len, void *data)
 {
 	struct xfer *x = data;
 
+	if (x->fail)
+		return;
 	if (thread_add_raw(x->t, msg, len, "lore"))
 		x->added++;
+	if (held(x) > x->o->max_size)
+		x->fail = F_TOO_MUCH_MEMORY;
 }
 
 static gboolean
@@ -121,6 +139,8 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			return FALSE;
 		}
 		mbox_stream_feed(x->split, (const char *)x->out, got);
+		if (x->fail)
+			return FALSE;
 		/* no message boundary for more than a message may hold: a
 		 * bomb of one endless message, held whole until the cap */
 		if (mbox_stream_held(x->split) > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
@@ -193,7 +213,7 @@ finish(struct xfer *x)
 		return FALSE;
 	}
 	mbox_stream_end(x->split);
-	return TRUE;
+	return !x->fail;
 }
 
 static void
@@ -226,6 +246,7 @@ on_body(char *p, size_t size, size_t nmemb, void *data)
 	struct xfer *x = data;
 	size_t n = size * nmemb;
 
+	x->last_byte = g_get_monotonic_time();
 	curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &x->status);
 	if (x->status != 200)
 		return n; /* an error page: only the status matters */
@@ -265,6 +286,20 @@ no_curl(const char *url, GError **err)
 	return LORE_ETEMP;
 }
 
+/* Milliseconds this request may take: lore-am.timeout, or less when
+ * lore-am.fetch-timeout comes first; 0 for no limit. */
+static long
+request_ms(const struct lore_opts *o)
+{
+	gint64 ms = o->timeout * 1000, left;
+
+	if (!o->deadline)
+		return ms;
+	/* past the deadline: 1 ms, so the request ends at once and says so */
+	left = MAX((o->deadline - g_get_monotonic_time()) / 1000, 1);
+	return (long)(ms ? MIN(ms, left) : left);
+}
+
 static CURL *
 easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 {
@@ -288,8 +323,8 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->stall_timeout);
 	/* a slow-loris server dribbles just enough never to stall: the
-	 * whole request has a deadline too */
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout);
+	 * whole request has a deadline too, and so have all of them */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, request_ms(o));
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	/* never let a redirect downgrade https to http */
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR,
@@ -301,6 +336,23 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	/* the escaped id is one segment; let nothing rewrite the path */
 	curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L);
 	return c;
+}
+
+/*
+ * Bytes still came, but fewer than one a second (curl's low-speed floor)
+ * for lore-am.stall-timeout seconds: a drip, not silence.
+ */
+static void
+stall_words(struct xfer *x, const char *url, curl_off_t total_us,
+	    GError **err)
+{
+	g_autofree char *got = human_size(x->in_bytes);
+
+	g_set_error(
+	    err, LORE_ERROR, LORE_ETEMP,
+	    "cannot fetch %s: slower than 1 byte/s for %ld s (%s in %ld s; the server is dripping; see lore-am.stall-timeout)",
+	    url, x->o->stall_timeout, got,
+	    (long)(total_us / G_USEC_PER_SEC));
 }
 
 /*
@@ -351,6 +403,14 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		    "cannot fetch %s: the thread inflates to more than %s (see lore-am.max-size)",
 		    url, cap);
 		return LORE_EUSAGE;
+	case F_TOO_MUCH_MEMORY:
+		*retry = FALSE;
+		cap = human_size(x->o->max_size);
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "cannot fetch %s: the thread would take more than %s of memory (%u messages so far, each counted with %u bytes of overhead; see lore-am.max-size)",
+		    url, cap, x->added, THREAD_MSG_COST);
+		return LORE_EUSAGE;
 	case F_MSG_TOO_BIG:
 		*retry = FALSE;
 		g_set_error(
@@ -363,15 +423,28 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 	}
 	if (rc == CURLE_OPERATION_TIMEDOUT) {
 		curl_off_t total = 0;
+		gint64 now = g_get_monotonic_time();
 
 		curl_easy_getinfo(x->curl, CURLINFO_PRETRANSFER_TIME_T, &pre);
 		curl_easy_getinfo(x->curl, CURLINFO_TOTAL_TIME_T, &total);
-		if (x->o->timeout &&
-		    total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
+		/* a request cut by the deadline ends a few ms before it */
+		*retry = !x->o->deadline ||
+			 now < x->o->deadline - G_USEC_PER_SEC / 2;
+		if (!*retry)
+			g_set_error(
+			    err, LORE_ERROR, LORE_ETEMP,
+			    "cannot fetch %s: the archive's answers took more than %ld s in all (see lore-am.fetch-timeout)",
+			    url, x->o->fetch_timeout);
+		else if (x->o->timeout &&
+			 total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
 			    "cannot fetch %s: not done after %ld s (the server is too slow; see lore-am.timeout)",
 			    url, x->o->timeout);
+		else if (pre && x->last_byte &&
+			 now - x->last_byte <
+			     x->o->stall_timeout * G_USEC_PER_SEC)
+			stall_words(x, url, total, err);
 		else if (pre)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,

@@ -1,7 +1,8 @@
 /*
  * fetch.h - one HTTP(S) request to an archive, with libcurl, under the
  * rules every request follows: lore-am's User-Agent, the connect and stall
- * timeouts, http and https only, at most 5 redirects and none from https
+ * timeouts, the request's and the run's deadlines (lore_opts.deadline),
+ * http and https only, at most 5 redirects and none from https
  * to http, TLS verified, proxies from the environment, the path sent as
  * built. An mbox answer must be gzip: it is inflated as it streams in,
  * capped at lore_opts.max_size, and cut into messages for a thread; an

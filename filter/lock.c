@@ -3,13 +3,17 @@
  * file linked to "MBOX.lock", success judged by its link count, as
  * liblockfile and mutt's dotlock do); then an fcntl write lock and a flock
  * on the whole file, for readers that use either. All three are tried
- * without blocking and retried every 100 ms until the deadline.
+ * without blocking and retried every 100 ms until the deadline. A dotlock
+ * whose holder is gone is taken over as liblockfile and procmail do: its
+ * pid is dead on this host, or it is older than LOCK_STALE_AGE.
  */
 #include "lock.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -17,6 +21,8 @@
 #include <unistd.h>
 
 #define LOCK_RETRY_US 100000
+/* what a dotlock file may hold: "PID\nHOST\n" and a journal line */
+#define LOCK_MAX_CONTENT (1024 * 1024)
 
 static gboolean
 expired(gint64 deadline)
@@ -39,7 +45,8 @@ static gboolean
 dotlock_try(const char *lockname)
 {
 	g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", lockname);
-	g_autofree char *pid = g_strdup_printf("%d\n", (int)getpid());
+	g_autofree char *pid =
+		g_strdup_printf("%d\n%s\n", (int)getpid(), g_get_host_name());
 	struct stat st;
 	gboolean got = FALSE;
 	int fd, e;
@@ -71,6 +78,73 @@ dotlock_try(const char *lockname)
 	return got;
 }
 
+/*
+ * Why the dotlock @lockname (whose stat is @st and first bytes @text) no
+ * longer guards anything, or NULL while its holder may be alive. The pid is
+ * only believed on the host that wrote it (the second line; a lock from a
+ * program that writes the pid alone is taken to be from this host, as
+ * liblockfile takes it); kill(pid, 0) failing with ESRCH means it is gone.
+ */
+static char *
+stale_reason(const GStatBuf *st, const char *text)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", 3);
+	gint64 age = g_get_real_time() / G_USEC_PER_SEC - (gint64)st->st_mtime;
+	guint64 pid = 0;
+
+	if (lines[0] &&
+	    g_ascii_string_to_unsigned(lore_strip(lines[0]), 10, 1, G_MAXINT,
+				       &pid, NULL) &&
+	    (!lines[1] || !*lines[1] ||
+	     !strcmp(lines[1], g_get_host_name())) &&
+	    kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return g_strdup_printf("its process %d is gone", (int)pid);
+	if (age >= LOCK_STALE_AGE)
+		return g_strdup_printf("it is %" G_GINT64_FORMAT
+				       " minutes old",
+				       age / 60);
+	return NULL;
+}
+
+/*
+ * Take over @lockname when its holder is gone: TRUE when it was removed
+ * (its content then in l->stale). It is renamed aside first and checked
+ * to be the very file judged stale, so that a lock another process took
+ * over in between is put back, not removed.
+ */
+static gboolean
+dotlock_take_over(struct lock *l, const char *lockname)
+{
+	g_autofree char *aside = NULL, *text = NULL, *why = NULL;
+	GStatBuf st, st2;
+	gsize len = 0;
+
+	if (g_lstat(lockname, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > LOCK_MAX_CONTENT ||
+	    !g_file_get_contents(lockname, &text, &len, NULL))
+		return FALSE;
+	why = stale_reason(&st, text);
+	if (!why)
+		return FALSE;
+	aside = g_strdup_printf("%s.stale-%d", lockname, (int)getpid());
+	if (rename(lockname, aside) < 0)
+		return FALSE;
+	if (g_lstat(aside, &st2) < 0 || st2.st_ino != st.st_ino ||
+	    st2.st_dev != st.st_dev || st2.st_mtime != st.st_mtime) {
+		/* not the one we judged: give it back (link never replaces) */
+		if (link(aside, lockname) < 0) {
+			/* nowhere to put it back; it was newer than ours */
+		}
+		unlink(aside);
+		return FALSE;
+	}
+	unlink(aside);
+	lore_err("note: removed the stale lock '%s' (%s)", lockname, why);
+	g_free(l->stale);
+	l->stale = g_steal_pointer(&text);
+	return TRUE;
+}
+
 static int
 dotlock_take(struct lock *l, gint64 deadline, GError **err)
 {
@@ -89,6 +163,9 @@ dotlock_take(struct lock *l, gint64 deadline, GError **err)
 				    lockname, g_strerror(errno));
 			return LORE_EIO;
 		}
+		/* the deadline holds even if stale locks keep coming back */
+		if (!expired(deadline) && dotlock_take_over(l, lockname))
+			continue;
 		if (expired(deadline)) {
 			g_set_error(err, LORE_ERROR, LORE_ETEMP,
 				    "'%s' is locked ('%s' exists; remove it if no program is using the mailbox)",
@@ -154,6 +231,21 @@ kernel_locks(struct lock *l, gint64 deadline, GError **err)
 	}
 }
 
+/*
+ * We took over the dotlock of an append that was killed, but cannot go on
+ * (another program holds a kernel lock): its journal must not be lost
+ * with it. The dotlock is left holding the journal under our pid, stale
+ * the moment we exit, so that the next run takes it over and repairs.
+ */
+static void
+keep_journal(struct lock *l)
+{
+	const char *j = l->stale ? strstr(l->stale, "\nappend ") : NULL;
+
+	if (j && l->dotlock && lock_note(l, j + 1))
+		g_clear_pointer(&l->dotlock, g_free);
+}
+
 int
 lock_open(struct lock *l, const char *path, guint timeout, GError **err)
 {
@@ -166,6 +258,7 @@ lock_open(struct lock *l, const char *path, guint timeout, GError **err)
 	l->dotlock = NULL;
 	l->fd = -1;
 	l->created = FALSE;
+	l->stale = NULL;
 	rc = dotlock_take(l, deadline, err);
 	if (rc)
 		goto fail;
@@ -197,9 +290,30 @@ fail:
 	if (l->created)
 		unlink(path); /* it was not there before: leave no trace */
 	l->fd = -1;
+	keep_journal(l);
 	dotlock_drop(l);
 	g_clear_pointer(&l->path, g_free);
+	g_clear_pointer(&l->stale, g_free);
 	return rc;
+}
+
+gboolean
+lock_note(struct lock *l, const char *note)
+{
+	g_autofree char *text = NULL;
+	int fd;
+	gboolean ok;
+
+	if (!l->dotlock)
+		return FALSE;
+	text = g_strdup_printf("%d\n%s\n%s", (int)getpid(), g_get_host_name(),
+			       note ? note : "");
+	fd = open(l->dotlock, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return FALSE;
+	ok = lore_write_all(fd, text, strlen(text)) && fsync(fd) == 0;
+	close(fd);
+	return ok;
 }
 
 void
@@ -215,4 +329,5 @@ lock_release(struct lock *l, gboolean discard)
 	}
 	dotlock_drop(l);
 	g_clear_pointer(&l->path, g_free);
+	g_clear_pointer(&l->stale, g_free);
 }

@@ -355,6 +355,7 @@ gboolean
 lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 {
 	guint64 ttl = 10, conn = 5, stall = 30, total = 300, keep = 30;
+	guint64 all = 600;
 	guint64 max = 512 * 1024 * 1024;
 	const char *v;
 
@@ -379,6 +380,7 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 	    !config_num(cfg, "connect-timeout", NULL, FALSE, 1, &conn, err) ||
 	    !config_num(cfg, "stall-timeout", NULL, FALSE, 1, &stall, err) ||
 	    !config_num(cfg, "timeout", NULL, FALSE, 0, &total, err) ||
+	    !config_num(cfg, "fetch-timeout", NULL, FALSE, 0, &all, err) ||
 	    !config_num(cfg, "max-size", NULL, TRUE, 1, &max, err))
 		return FALSE;
 	o->cache_ttl = ttl * 60;
@@ -386,6 +388,12 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 	o->connect_timeout = conn;
 	o->stall_timeout = stall;
 	o->timeout = total;
+	/* all of a run's requests, lookups and mirrors together: one
+	 * deadline from the start, so N mirrors cannot take N timeouts */
+	o->fetch_timeout = all;
+	if (all)
+		o->deadline =
+		    g_get_monotonic_time() + (gint64)all * G_USEC_PER_SEC;
 	o->max_size = max;
 	return TRUE;
 }

@@ -27,6 +27,8 @@ struct lore_opts {
 	long connect_timeout; /* seconds */
 	long stall_timeout;   /* seconds without a byte */
 	long timeout;         /* seconds for a whole request, 0: none */
+	long fetch_timeout;   /* seconds for all requests of the run, 0: none */
+	gint64 deadline;      /* ... as a g_get_monotonic_time(), 0: none */
 	guint64 max_size;     /* cap on the decompressed thread, bytes */
 	gint64 cache_ttl;     /* seconds an entry stays fresh */
 	gint64 cache_keep;    /* seconds an unused entry is kept; 0: always */
@@ -39,8 +41,8 @@ struct lore_opts {
 /*
  * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
  * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire,
- * minutes), lore-am.connect-timeout, lore-am.stall-timeout, lore-am.timeout
- * (seconds), lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
+ * minutes), lore-am.connect-timeout, lore-am.stall-timeout, lore-am.timeout,
+ * lore-am.fetch-timeout (seconds; its deadline counts from this call), lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
  * that makes no sense.
  */
 gboolean lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err);

@@ -62,6 +62,7 @@ thread_add(struct thread *t, struct message *m, const char *origin)
 	}
 	m->origin = origin;
 	m->seq = t->msgs->len;
+	t->cost += m->len + THREAD_MSG_COST;
 	g_ptr_array_add(t->msgs, m);
 	g_hash_table_insert(t->by_id, m->msgid, m);
 	return m;
@@ -141,6 +142,7 @@ thread_merge(struct thread *dst, struct thread *src)
 			kept++;
 	}
 	g_free(v);
+	src->cost = 0;
 	dst->no_id += src->no_id;
 	dst->unparsable += src->unparsable;
 	src->no_id = src->unparsable = 0;

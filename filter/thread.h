@@ -19,7 +19,17 @@ struct thread {
 	guint no_id;        /* messages dropped for lack of a Message-ID */
 	guint unparsable;   /* pieces of input that were not mail */
 	guint too_big;      /* messages over LORE_MAX_MESSAGE, skipped */
+	gsize cost;         /* memory the messages added take, estimated: each
+			       its size plus THREAD_MSG_COST (a source's
+			       bound on memory reads it) */
 };
+
+/*
+ * What a message costs in memory beyond its bytes: its struct, headers
+ * copied out, References, the index. Measured: 200 000 replies of 77 bytes
+ * took 573 bytes each at peak (RSS) in a --thread run.
+ */
+#define THREAD_MSG_COST 512
 
 struct thread *thread_new(void);
 void thread_free(struct thread *t);

@@ -5,6 +5,7 @@
  * messages in the thread") with what was new to the target added.
  */
 #include "threadout.h"
+#include "append.h"
 #include "deliver.h"
 #include "util.h"
 #include "writer.h"
@@ -124,8 +125,8 @@ threadout_run(struct thread *t, const struct threadout_opts *o)
 			g_prefix_error(&err, "%u new message%s delivered, then: ",
 				       added, added == 1 ? "" : "s");
 	} else if (o->append) {
-		rc = deliver_append(o->append, msgs, o->lock_timeout, &added,
-				    &err);
+		rc = append_mbox(o->append, msgs, o->lock_timeout, &added,
+				 &err);
 		if (!rc)
 			report_new("Appended", "to", o->append, added,
 				   msgs->len);

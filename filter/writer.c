@@ -3,7 +3,8 @@
  * date as separators and does not unescape ">From "; mboxrd adds one '>'
  * to every ">*From " line), atomic file replacement (mkstemp in the target
  * folder, write, fsync, rename; a file that already holds the same bytes
- * is left alone), and b4-compatible file names.
+ * is left alone; temporary files a killed run left are swept), and
+ * b4-compatible file names.
  */
 #include "writer.h"
 #include "mbox.h"
@@ -13,9 +14,13 @@
 #include <glib/gstdio.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* a temporary file of a dead writer unchanged this long is removed */
+#define TEMP_STALE_AGE 60
 
 void
 writer_mbox_add(GString *mbox, const char *msg, gboolean mboxrd)
@@ -61,6 +66,67 @@ writer_stdout(const GString *data, GError **err)
 	return TRUE;
 }
 
+/*
+ * Is @name one of our temporary files that no one will finish: named
+ * "NAME.tmp-PID-XXXXXX", its process gone (or, for the "NAME.tmp-XXXXXX"
+ * of older versions, which carry no pid, an hour old) and not written for
+ * TEMP_STALE_AGE seconds, so that a writer on another host sharing the
+ * folder has had its time?
+ */
+static gboolean
+stale_temp(const char *dir, const char *name, gint64 now)
+{
+	g_autofree char *path = NULL, *num = NULL;
+	const char *t = g_strrstr(name, ".tmp-"), *dash;
+	guint64 pid = 0;
+	GStatBuf st;
+	size_t n;
+
+	if (!t || t == name)
+		return FALSE;
+	t += 5;
+	n = strlen(t);
+	dash = strchr(t, '-');
+	if (dash) {
+		num = g_strndup(t, dash - t);
+		if (n - (dash - t) != 7 ||
+		    !g_ascii_string_to_unsigned(num, 10, 1, G_MAXINT, &pid,
+						NULL))
+			return FALSE;
+	}
+	if (!dash && n != 6)
+		return FALSE;
+	path = g_build_filename(dir, name, NULL);
+	if (g_lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return FALSE;
+	if (now - (gint64)st.st_mtime < (pid ? TEMP_STALE_AGE : 3600))
+		return FALSE;
+	return !pid || (kill((pid_t)pid, 0) < 0 && errno == ESRCH);
+}
+
+/*
+ * Remove what a writer killed between its temporary file and the rename
+ * left in @dir. Housekeeping: errors are ignored.
+ */
+static void
+sweep_temps(const char *dir)
+{
+	gint64 now = g_get_real_time() / G_USEC_PER_SEC;
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	if (!d)
+		return;
+	while ((n = g_dir_read_name(d))) {
+		if (stale_temp(dir, n, now)) {
+			g_autofree char *p = g_build_filename(dir, n, NULL);
+
+			g_unlink(p);
+		}
+	}
+	g_dir_close(d);
+}
+
 /* Create a temporary file next to @path holding @data, synced to disk. */
 static char *
 write_temp(const char *path, const GString *data, GError **err)
@@ -76,7 +142,8 @@ write_temp(const char *path, const GString *data, GError **err)
 			    g_strerror(errno));
 		return NULL;
 	}
-	tmp = g_strdup_printf("%s.tmp-XXXXXX", path);
+	/* the pid tells a later sweep whether the writer is still there */
+	tmp = g_strdup_printf("%s.tmp-%d-XXXXXX", path, (int)getpid());
 	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot write '%s': %s",
@@ -152,8 +219,13 @@ writer_files(const char *const *paths, const GString *const *data, guint n,
 	gboolean ok = TRUE;
 	guint i, changed = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		g_autofree char *dir = g_path_get_dirname(paths[i]);
+
+		/* a run that rewrites nothing still cleans up */
+		sweep_temps(dir);
 		changed += !(same[i] = same_content(paths[i], data[i]));
+	}
 	/* every file is complete on disk before the first one is replaced */
 	for (i = 0; i < n && ok; i++)
 		if (!same[i])

@@ -116,14 +116,15 @@ mkdir cnt2
 is "$(git mailsplit --mboxrd -ocnt2 nonl)" 7 \
 	"appending to an mbox whose last line has no newline"
 
-# the mailbox is locked: a dotlock, an flock, an fcntl lock
-echo 4242 >box.lock
+# the mailbox is locked: a dotlock (of a live process, this shell), an
+# flock, an fcntl lock
+echo $$ >box.lock
 LORE_AM_LOCK_TIMEOUT=1 "$LORE_AM" -q --append box -m gen.mbox "$id" 2>err
 is "$?" 75 "a dotlock held by someone else: exit 75"
 grep -q "lore-am: 'box' is locked ('box.lock' exists" err
 ok $? "... the error names the lock file"
 same_file box box.1 "... the mailbox is unchanged"
-is "$(cat box.lock)" 4242 "... and the other holder's dotlock is left alone"
+is "$(cat box.lock)" $$ "... and the other holder's dotlock is left alone"
 rm -f box.lock
 
 # hold KIND FILE SECONDS [EXTRA]: one process that takes an flock or an

@@ -10,9 +10,10 @@
 #       ("-": empty), sent in 20 slices spread over SECONDS (0)
 #   tiny-httpd.pl PORTFILE LOG redirect LOCATION
 #       answer "302 Found" with that Location header
-#   tiny-httpd.pl PORTFILE LOG drip FILE TYPE INTERVAL
+#   tiny-httpd.pl PORTFILE LOG drip FILE TYPE INTERVAL [LIFETIME]
 #       answer 200 with FILE, one byte every INTERVAL seconds (a
-#       slow-loris server: never quite stalled, never done)
+#       slow-loris server: never quite stalled, never done); with
+#       LIFETIME, the server exits by itself after that many seconds
 #   tiny-httpd.pl PORTFILE - freeport
 #       write a port that nothing listens on (bound, then closed) and exit
 #
@@ -46,7 +47,11 @@ my ($file, $type, $status, $secs) = @args;
 if ($mode eq 'serve' || $mode eq 'drip') {
 	die "tiny-httpd: $mode FILE TYPE ...\n" unless $type;
 	if ($mode eq 'drip') {
+		my $life = $secs;
 		($secs, $status) = ($status || 1, 200);
+		# SIGALRM's default action ends the process: bounded whatever
+		# the client does
+		alarm($life) if $life;
 	}
 	$status ||= 200;
 	$secs ||= 0;
