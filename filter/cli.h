@@ -42,6 +42,9 @@ struct cli {
 	gboolean passthrough;
 	gboolean status_header;
 	gboolean allow_unicode_control;
+	char *apply;        /* --apply[=MODE] ("" for the branch), or NULL */
+	gboolean guess_base;
+	gboolean prep_3way;
 	char **args;
 };
 

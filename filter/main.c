@@ -20,6 +20,17 @@
 #endif
 
 
+static struct cli *parsed;
+
+/* --apply takes an optional value: a callback is glib's only way */
+static gboolean
+apply_cb(const char *name, const char *value, gpointer data, GError **err)
+{
+	g_free(parsed->apply);
+	parsed->apply = g_strdup(value ? value : "");
+	return TRUE;
+}
+
 static GOptionEntry *
 entries(struct cli *c)
 {
@@ -98,6 +109,16 @@ entries(struct cli *c)
 		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write patches holding Unicode bidi or zero-width controls",
 		  NULL },
+		{ "apply", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
+		  NULL,
+		  "Apply the series with git am to the current branch; =head: on its base, as FETCH_HEAD; =merge: that, merged with the cover letter as message",
+		  "MODE" },
+		{ "guess-base", 'g', 0, G_OPTION_ARG_NONE, NULL,
+		  "Find the recent commit the series applies to when its base-commit is absent",
+		  NULL },
+		{ "prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
+		  "With --apply, let git am fall back to a three-way merge (git am -3)",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -117,11 +138,13 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
+		(void *)apply_cb, &c->guess_base, &c->prep_3way,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};
 	guint i;
 
+	parsed = c;
 	for (i = 0; i < G_N_ELEMENTS(targets); i++)
 		e[i].arg_data = targets[i];
 	return e;
@@ -166,6 +189,7 @@ cli_clear(struct cli *c)
 	g_free(c->source);
 	g_free(c->maildir);
 	g_free(c->append);
+	g_free(c->apply);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -176,8 +200,14 @@ main(int argc, char **argv)
 	GOptionContext *ctx;
 	GError *err = NULL;
 	gboolean filter = has_passthrough(argc, argv);
-	int rc;
+	static char apply_bare[] = "--apply=";
+	int rc, i;
 
+	/* glib would take the word after a bare --apply for its value: the
+	 * Message-ID in "--apply ID". "--apply=" keeps it an argument. */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--apply"))
+			argv[i] = apply_bare;
 	ctx = g_option_context_new("[MSGID|URL]");
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries(&c), NULL);
