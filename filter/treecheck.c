@@ -304,8 +304,8 @@ treecheck_guess(const struct treecheck *tc, int days, int *matched)
 	{
 		const char *const argv[] = {"rev-list",	  "--date-order",
 					    "--branches", "--tags",
-					    min,	  max,
-					    NULL};
+					    "--remotes",  min,
+					    max,	  NULL};
 
 		if (gitrun(NULL, argv, NULL, 0, out, NULL, NULL) != 0)
 			goto out;
