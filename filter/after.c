@@ -6,6 +6,7 @@
  */
 #include "after.h"
 #include "apply.h"
+#include "check.h"
 #include "treecheck.h"
 #include "util.h"
 
@@ -183,18 +184,17 @@ after_am(struct thread *t, struct amjob_opts *o, const struct cli *c,
 {
 	struct amjob_result r = {0};
 	struct treecheck tc = {0};
-	g_autofree char *base = NULL;
-	gboolean in_tree;
+	g_autofree char *base = NULL, *top = NULL;
 	int rc;
 
 	if (c->passthrough || o->result)
 		return amjob_run(t, o);
-	in_tree = treecheck_in_worktree();
-	if (!in_tree && !c->apply)
+	top = treecheck_toplevel();
+	if (!top && !c->apply && !c->check)
 		return amjob_run(t, o);
 	o->result = &r;
 	o->hold = c->apply != NULL;
-	o->base_later = TRUE;
+	o->base_later = top != NULL;
 	rc = amjob_run(t, o);
 	o->result = NULL;
 	if (rc || !r.mbox)
@@ -205,8 +205,12 @@ after_am(struct thread *t, struct amjob_opts *o, const struct cli *c,
 
 		if (c->apply)
 			apply_parse_mode(c->apply, &mode);
-		base = report_base(&tc, &r, c, cfg,
-				   mode == APPLY_HEAD || mode == APPLY_MERGE);
+		if (top)
+			base = report_base(&tc, &r, c, cfg,
+					   mode == APPLY_HEAD ||
+					       mode == APPLY_MERGE);
+		if (c->check)
+			check_run(r.mbox, top, cfg);
 		if (mode != APPLY_NONE)
 			rc = do_apply(&tc, &r, c, cfg, base);
 	}

@@ -45,6 +45,7 @@ struct cli {
 	char *apply;        /* --apply[=MODE] ("" for the branch), or NULL */
 	gboolean guess_base;
 	gboolean prep_3way;
+	gboolean check;
 	char **args;
 };
 

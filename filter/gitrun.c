@@ -79,7 +79,7 @@ slurp(int fd, GString *to)
 }
 
 static int
-wait_child(GPid pid, GError **err)
+wait_child(GPid pid, const char *what, GError **err)
 {
 	int st;
 
@@ -88,7 +88,7 @@ wait_child(GPid pid, GError **err)
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR) {
 			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-				    "cannot wait for git: %s",
+				    "cannot wait for %s: %s", what,
 				    g_strerror(errno));
 			return -1;
 		}
@@ -96,7 +96,7 @@ wait_child(GPid pid, GError **err)
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-		    "git was killed by signal %d", WTERMSIG(st));
+		    "%s was killed by signal %d", what, WTERMSIG(st));
 	return -1;
 }
 
@@ -118,28 +118,37 @@ full_argv(const char *dir, const char *const *argv)
 }
 
 static int
-spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
-      GError **err)
+spawn_in(const char *cwd, const char *const *av, int in, int out, int errfd,
+	 GError **err)
 {
-	g_auto(GStrv) av = full_argv(dir, argv);
 	GError *e = NULL;
 	GPid pid;
 
 	if (!g_spawn_async_with_pipes_and_fds(
-		NULL, (const char *const *)av, NULL,
-		G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, in,
-		out, errfd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &e)) {
+		cwd, av, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+		NULL, NULL, in, out, errfd, NULL, NULL, 0, &pid, NULL, NULL,
+		NULL, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-			    "cannot run git: %s", e->message);
+			    "cannot run %s: %s", av[0], e->message);
 		g_error_free(e);
 		return -1;
 	}
-	return wait_child(pid, err);
+	return wait_child(pid, av[0], err);
 }
 
-int
-gitrun(const char *dir, const char *const *argv, const char *input, gsize inlen,
-       GString *out, GString *errout, GError **err)
+static int
+spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
+      GError **err)
+{
+	g_auto(GStrv) av = full_argv(dir, argv);
+
+	return spawn_in(NULL, (const char *const *)av, in, out, errfd, err);
+}
+
+static int
+run_with(const char *cwd, const char *dir, const char *const *argv,
+	 const char *input, gsize inlen, GString *out, GString *errout,
+	 GError **err)
 {
 	int in = -1, ofd = -1, efd = -1, rc = -1;
 
@@ -148,14 +157,19 @@ gitrun(const char *dir, const char *const *argv, const char *input, gsize inlen,
 	if (input &&
 	    (!lore_write_all(in, input, inlen) || lseek(in, 0, SEEK_SET) < 0)) {
 		g_set_error(err, LORE_ERROR, LORE_EIO,
-			    "cannot write git's input: %s", g_strerror(errno));
+			    "cannot write the input of %s: %s", argv[0],
+			    g_strerror(errno));
 		goto out;
 	}
 	if ((out && (ofd = tmp_fd(err)) < 0) ||
 	    (errout && (efd = tmp_fd(err)) < 0))
 		goto out;
-	rc = spawn(dir, argv, in, out ? ofd : STDERR_FILENO,
-		   errout ? efd : STDERR_FILENO, err);
+	if (cwd)
+		rc = spawn_in(cwd, argv, in, out ? ofd : STDERR_FILENO,
+			      errout ? efd : STDERR_FILENO, err);
+	else
+		rc = spawn(dir, argv, in, out ? ofd : STDERR_FILENO,
+			   errout ? efd : STDERR_FILENO, err);
 	if (out)
 		slurp(ofd, out);
 	if (errout)
@@ -168,6 +182,21 @@ out:
 	if (efd >= 0)
 		close(efd);
 	return rc;
+}
+
+int
+gitrun(const char *dir, const char *const *argv, const char *input, gsize inlen,
+       GString *out, GString *errout, GError **err)
+{
+	return run_with(NULL, dir, argv, input, inlen, out, errout, err);
+}
+
+int
+gitrun_program(const char *cwd, const char *const *argv, const char *input,
+	       gsize inlen, GString *out, GString *errout, GError **err)
+{
+	return run_with(cwd ? cwd : ".", NULL, argv, input, inlen, out, errout,
+			err);
 }
 
 int

@@ -21,6 +21,11 @@
 int gitrun(const char *dir, const char *const *argv, const char *input,
 	   gsize inlen, GString *out, GString *errout, GError **err);
 
+/* The same for any program: @argv[0] looked up in PATH, run in @cwd
+ * (NULL: the current folder) - the per-patch check command. */
+int gitrun_program(const char *cwd, const char *const *argv, const char *input,
+		   gsize inlen, GString *out, GString *errout, GError **err);
+
 /* The same, with git's output let through to our stderr (a terminal sees
  * git's colors and progress) and stdin ours: for `git merge --edit`. */
 int gitrun_tty(const char *dir, const char *const *argv, GError **err);

@@ -119,6 +119,9 @@ entries(struct cli *c)
 		{ "prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
 		  "With --apply, let git am fall back to a three-way merge (git am -3)",
 		  NULL },
+		{ "check", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Run the per-patch check command (checkpatch.pl in a kernel tree) on each patch",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -138,7 +141,7 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
-		(void *)apply_cb, &c->guess_base, &c->prep_3way,
+		(void *)apply_cb, &c->guess_base, &c->prep_3way, &c->check,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};

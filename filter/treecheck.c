@@ -15,13 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
-gboolean
-treecheck_in_worktree(void)
+char *
+treecheck_toplevel(void)
 {
-	const char *const argv[] = {"rev-parse", "--is-inside-work-tree", NULL};
+	const char *const argv[] = {"rev-parse", "--show-toplevel", NULL};
 	g_autofree char *dir = g_get_current_dir();
 	GString *out = g_string_new(NULL), *err = g_string_new(NULL);
-	gboolean yes = FALSE, found = g_getenv("GIT_DIR") != NULL;
+	gboolean found = g_getenv("GIT_DIR") != NULL;
+	char *top = NULL;
 
 	/* no git process for the usual run outside any repository */
 	while (!found) {
@@ -38,11 +39,12 @@ treecheck_in_worktree(void)
 		g_free(dir);
 		dir = up;
 	}
-	if (found && gitrun(NULL, argv, NULL, 0, out, err, NULL) == 0)
-		yes = g_str_has_prefix(out->str, "true");
+	if (found && gitrun(NULL, argv, NULL, 0, out, err, NULL) == 0 &&
+	    out->len > 1)
+		top = gitrun_first_line(out->str);
 	g_string_free(out, TRUE);
 	g_string_free(err, TRUE);
-	return yes;
+	return top;
 }
 
 static void

@@ -26,8 +26,9 @@ struct treecheck {
 	guint patches;
 };
 
-/* TRUE when the current folder is inside a git work tree. */
-gboolean treecheck_in_worktree(void);
+/* The top folder of the git work tree the current folder is in (g_free),
+ * or NULL outside any. */
+char *treecheck_toplevel(void);
 
 /* Collect the files and date of the am-ready @mbox. */
 void treecheck_parse(struct treecheck *tc, const GString *mbox);
