@@ -7,6 +7,7 @@
 #include "after.h"
 #include "apply.h"
 #include "check.h"
+#include "rangediff.h"
 #include "treecheck.h"
 #include "util.h"
 
@@ -22,6 +23,24 @@ after_precheck(const struct cli *c)
 	GError *err = NULL;
 	int rc;
 
+	if (c->range_diff) {
+		int a, b;
+
+		if (!rangediff_parse(c->range_diff, &a, &b)) {
+			g_autofree char *s = lore_term_safe(c->range_diff, -1);
+
+			lore_err("--range-diff=%s: give two revisions, "
+				 "OLD..NEW (e.g. 1..2)",
+				 s);
+			return LORE_EUSAGE;
+		}
+		if (c->apply || c->outdir || c->thread || c->use_version) {
+			lore_err("--range-diff writes the comparison on "
+				 "stdout: it does not go with --apply, -o, "
+				 "--thread or -v (give --range-diff=OLD..NEW)");
+			return LORE_EUSAGE;
+		}
+	}
 	if (!c->apply)
 		return LORE_OK;
 	if (!apply_parse_mode(c->apply, &mode)) {
@@ -189,6 +208,8 @@ after_am(struct thread *t, struct amjob_opts *o, const struct cli *c,
 
 	if (c->passthrough || o->result)
 		return amjob_run(t, o);
+	if (c->range_diff)
+		return rangediff_run(t, o, c, cfg);
 	top = treecheck_toplevel();
 	if (!top && !c->apply && !c->check)
 		return amjob_run(t, o);

@@ -326,6 +326,8 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 	GString *e;
 	int rc;
 
+	if (j->mode == APPLY_NONE)
+		return LORE_OK;
 	if (j->mode == APPLY_HEAD)
 		return write_fetch_head(j, err);
 	if (j->mode == APPLY_MERGE) {

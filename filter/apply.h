@@ -16,7 +16,7 @@
 #include <glib.h>
 
 enum apply_mode {
-	APPLY_NONE = 0,
+	APPLY_NONE = 0, /* only in the temporary worktree: for range-diff */
 	APPLY_BRANCH, /* --apply: onto the current branch */
 	APPLY_HEAD,   /* --apply=head: on the series' base, as FETCH_HEAD */
 	APPLY_MERGE,  /* --apply=merge: that, merged into the current branch */

@@ -46,6 +46,7 @@ struct cli {
 	gboolean guess_base;
 	gboolean prep_3way;
 	gboolean check;
+	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
 	char **args;
 };
 

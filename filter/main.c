@@ -31,6 +31,15 @@ apply_cb(const char *name, const char *value, gpointer data, GError **err)
 	return TRUE;
 }
 
+static gboolean
+range_diff_cb(const char *name, const char *value, gpointer data,
+	      GError **err)
+{
+	g_free(parsed->range_diff);
+	parsed->range_diff = g_strdup(value ? value : "");
+	return TRUE;
+}
+
 static GOptionEntry *
 entries(struct cli *c)
 {
@@ -119,6 +128,10 @@ entries(struct cli *c)
 		{ "prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
 		  "With --apply, let git am fall back to a three-way merge (git am -3)",
 		  NULL },
+		{ "range-diff", 0, G_OPTION_FLAG_OPTIONAL_ARG,
+		  G_OPTION_ARG_CALLBACK, NULL,
+		  "Show what changed between two revisions (default: the latest and the one before) with git range-diff",
+		  "OLD..NEW" },
 		{ "check", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Run the per-patch check command (checkpatch.pl in a kernel tree) on each patch",
 		  NULL },
@@ -141,7 +154,7 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
-		(void *)apply_cb, &c->guess_base, &c->prep_3way, &c->check,
+		(void *)apply_cb, &c->guess_base, &c->prep_3way, (void *)range_diff_cb, &c->check,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};
@@ -193,6 +206,7 @@ cli_clear(struct cli *c)
 	g_free(c->maildir);
 	g_free(c->append);
 	g_free(c->apply);
+	g_free(c->range_diff);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -203,14 +217,17 @@ main(int argc, char **argv)
 	GOptionContext *ctx;
 	GError *err = NULL;
 	gboolean filter = has_passthrough(argc, argv);
-	static char apply_bare[] = "--apply=";
+	static char apply_bare[] = "--apply=", range_bare[] = "--range-diff=";
 	int rc, i;
 
 	/* glib would take the word after a bare --apply for its value: the
-	 * Message-ID in "--apply ID". "--apply=" keeps it an argument. */
+	 * Message-ID in "--apply ID". "--apply=" keeps it an argument (and
+	 * the same for --range-diff). */
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--apply"))
 			argv[i] = apply_bare;
+		else if (!strcmp(argv[i], "--range-diff"))
+			argv[i] = range_bare;
 	ctx = g_option_context_new("[MSGID|URL]");
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries(&c), NULL);
