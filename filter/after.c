@@ -7,6 +7,7 @@
 #include "after.h"
 #include "apply.h"
 #include "check.h"
+#include "prep3way.h"
 #include "rangediff.h"
 #include "treecheck.h"
 #include "util.h"
@@ -232,6 +233,8 @@ after_am(struct thread *t, struct amjob_opts *o, const struct cli *c,
 					       mode == APPLY_MERGE);
 		if (c->check)
 			check_run(r.mbox, top, cfg);
+		if (c->prep_3way && top)
+			prep3way_run(r.mbox);
 		if (mode != APPLY_NONE)
 			rc = do_apply(&tc, &r, c, cfg, base);
 	}

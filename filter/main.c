@@ -126,7 +126,7 @@ entries(struct cli *c)
 		  "Find the recent commit the series applies to when its base-commit is absent",
 		  NULL },
 		{ "prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
-		  "With --apply, let git am fall back to a three-way merge (git am -3)",
+		  "Prepare the blobs git am -3 needs from the patches; with --apply, use git am -3",
 		  NULL },
 		{ "range-diff", 0, G_OPTION_FLAG_OPTIONAL_ARG,
 		  G_OPTION_ARG_CALLBACK, NULL,
