@@ -9,6 +9,7 @@
 #include "check.h"
 #include "prep3way.h"
 #include "rangediff.h"
+#include "track.h"
 #include "treecheck.h"
 #include "util.h"
 
@@ -157,9 +158,30 @@ merge_flags(struct config *cfg)
 	return argv;
 }
 
+/* lore-am.track: the file b4 ty reads, once the series is applied */
+static void
+track(struct thread *t, const struct amjob_result *r, const struct cli *c,
+      const struct apply_job *j)
+{
+	GError *err = NULL;
+	g_autofree char *path =
+	    track_write(t, r->mbox, r->cover, j->onto, j->tip,
+			c->cherry_pick != NULL, &err);
+
+	if (path) {
+		g_autofree char *p = lore_term_safe(path, -1);
+
+		lore_info("Tracked for b4 ty: %s", p);
+	} else {
+		lore_err("warning: no b4 ty tracking file: %s", err->message);
+		g_error_free(err);
+	}
+}
+
 static int
-do_apply(const struct treecheck *tc, const struct amjob_result *r,
-	 const struct cli *c, struct config *cfg, const char *base)
+do_apply(struct thread *t, const struct treecheck *tc,
+	 const struct amjob_result *r, const struct cli *c, struct config *cfg,
+	 const char *base)
 {
 	struct apply_job j = {0};
 	GError *err = NULL;
@@ -193,6 +215,8 @@ do_apply(const struct treecheck *tc, const struct amjob_result *r,
 			  "the current branch",
 			  tc->patches, tc->patches == 1 ? "" : "es", j.onto);
 	}
+	if (!rc && config_bool(config_get(cfg, "track", NULL)))
+		track(t, r, c, &j);
 	g_strfreev(j.merge_flags);
 	apply_job_clear(&j);
 	return rc;
@@ -236,7 +260,7 @@ after_am(struct thread *t, struct amjob_opts *o, const struct cli *c,
 		if (c->prep_3way && top)
 			prep3way_run(r.mbox);
 		if (mode != APPLY_NONE)
-			rc = do_apply(&tc, &r, c, cfg, base);
+			rc = do_apply(t, &tc, &r, c, cfg, base);
 	}
 out:
 	treecheck_clear(&tc);
