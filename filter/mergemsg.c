@@ -95,10 +95,10 @@ non_trailers(const char *para)
 			continue;
 		}
 		was_trailer = FALSE;
-		g_string_append_printf(out, "%s%s", others ? "\n" : "", l);
+		g_string_append_printf(out, "%s\n", l);
 		others = TRUE;
 	}
-	g_string_append(out, "\n");
+	/* b4 joins its lines and the empty one after them with "\n" */
 	return g_string_free(out, FALSE);
 }
 

@@ -42,8 +42,16 @@ prep3way_old_side(const char *diff, size_t len)
 	while (lore_next_line(diff, len, &pos, &l, &n)) {
 		if (left == 0) {
 			/* lines added after the last old line of a hunk */
-			if (n && l[0] == '+' && any)
+			if (n && l[0] == '+' && any) {
+				last_was_old = FALSE;
 				continue;
+			}
+			if (n && l[0] == '\\' && any) {
+				if (last_was_old && old->len)
+					g_string_truncate(old, old->len - 1);
+				last_was_old = FALSE;
+				continue;
+			}
 			if (!hunk_old(l, n, &start, &count))
 				break;
 			if (start != next || count == 0)
@@ -72,10 +80,6 @@ prep3way_old_side(const char *diff, size_t len)
 			goto fail;
 		}
 	}
-	/* the "\ No newline" line may follow the last old line */
-	if (any && left == 0 && pos < len && diff[pos] == '\\' &&
-	    last_was_old && old->len)
-		g_string_truncate(old, old->len - 1);
 	if (!any || left)
 		goto fail;
 	return g_string_free(old, FALSE);
