@@ -354,6 +354,30 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 	return rc;
 }
 
+/* rm -r of a folder lore-am made (symbolic links are not followed) */
+static void
+remove_tree(const char *path)
+{
+	GDir *d;
+	const char *name;
+
+	if (!g_file_test(path, G_FILE_TEST_IS_DIR) ||
+	    g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+		g_unlink(path);
+		return;
+	}
+	if ((d = g_dir_open(path, 0, NULL))) {
+		while ((name = g_dir_read_name(d))) {
+			g_autofree char *sub =
+			    g_build_filename(path, name, NULL);
+
+			remove_tree(sub);
+		}
+		g_dir_close(d);
+	}
+	g_rmdir(path);
+}
+
 int
 apply_run(struct apply_job *j, GError **err)
 {
@@ -415,8 +439,11 @@ out:
 
 		/* an am stopped halfway lives in the worktree's own git
 		 * folder: removing the worktree removes it too */
-		if (gitrun(NULL, rm, NULL, 0, NULL, e, NULL) != 0)
+		if (gitrun(NULL, rm, NULL, 0, NULL, e, NULL) != 0) {
+			/* git would not: the folder goes, then its record */
+			remove_tree(wt);
 			gitrun(NULL, prune, NULL, 0, NULL, e, NULL);
+		}
 	}
 	if (tmpdir) {
 		g_autofree char *msg =
