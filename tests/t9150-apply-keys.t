@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-hooks.sh"
-plan 12
+plan 13
 
 R=$TRASH/repo
 make_repo "$R"
@@ -78,6 +78,37 @@ if command -v neomutt >/dev/null && command -v tmux >/dev/null; then
 else
 	skip "neomutt or tmux not installed"
 	skip "neomutt or tmux not installed"
+fi
+
+# aerc: Alt-d on a maildir account holding the thread
+if command -v aerc >/dev/null && command -v tmux >/dev/null; then
+	user "$TRASH/u"
+	to_maildir "$TRASH/thread.mbox" "$TRASH/Maildir/INBOX"
+	export XDG_CONFIG_HOME=$TRASH/xdg
+	mkdir -p "$XDG_CONFIG_HOME/aerc"
+	cat >"$XDG_CONFIG_HOME/aerc/accounts.conf" <<-EOC
+	[test]
+	source = maildir://$TRASH/Maildir
+	outgoing = /bin/false
+	default = INBOX
+	from = Test Maintainer <maintainer@example.org>
+	EOC
+	chmod 600 "$XDG_CONFIG_HOME/aerc/accounts.conf"
+	: >"$XDG_CONFIG_HOME/aerc/aerc.conf"
+	cat /usr/share/aerc/binds.conf "$SRC_DIR/hooks/aerc-binds.conf" \
+		>"$XDG_CONFIG_HOME/aerc/binds.conf"
+	tmux_start aerc env LORE_AM_PAGER=cat LORE_AM_REPO="$TRASH/u" \
+		LORE_AM_ARGS="-m $TRASH/thread.mbox" aerc
+	tmux_wait 'PATCH' 15 >/dev/null
+	for _ in 1 2; do
+		tmux_keys M-d
+		tmux_wait '! 1: +[0-9a-f]+ c: add c|Process complete' 10 >/dev/null && break
+	done
+	tmux_wait '! 1: +[0-9a-f]+ c: add c' 20 >/dev/null
+	ok $? "aerc: Alt-d shows the range-diff in its terminal tab"
+	unset XDG_CONFIG_HOME
+else
+	skip "aerc or tmux not installed"
 fi
 
 # notmuch-emacs: lore-am-range-diff
