@@ -113,9 +113,12 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 	    r->base_commit ? lore_term_safe(r->base_commit, -1) : NULL;
 	char *base = NULL;
 	guint need = treecheck_needed(tc);
-	int known = r->base_commit ? treecheck_commit_known(r->base_commit) : 0;
-	int clean;
+	int known = -1, clean = -1;
 
+	/* git could not be asked (a repository git refuses to read): the
+	 * base-commit is taken on trust, as outside a repository */
+	if (!treecheck_look(tc, r->base_commit, &known, &clean))
+		known = r->base_commit ? 1 : 0;
 	if (known > 0) {
 		lore_info(" Base: using specified base-commit %s", b);
 		base = g_strdup(r->base_commit);
@@ -124,10 +127,9 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 	} else {
 		lore_info(" Base: not specified");
 	}
-	clean = need ? treecheck_matches(tc, "HEAD") : -1;
-	if (clean >= 0 && (guint)clean == need)
+	if (need && clean >= 0 && (guint)clean == need)
 		lore_info("       applies clean to the current tree (HEAD)");
-	else if (clean >= 0)
+	else if (need && clean >= 0)
 		lore_info("       does not apply clean to HEAD: %d of %u files "
 			  "differ",
 			  (int)need - clean, need);
@@ -235,6 +237,9 @@ after_am(struct thread *t, struct amjob_opts *o, const struct cli *c,
 		return amjob_run(t, o);
 	if (c->range_diff)
 		return rangediff_run(t, o, c, cfg);
+	/* with -q no Base: line is read: no git process for it */
+	if (lore_quiet && !c->apply && !c->check && !c->prep_3way)
+		return amjob_run(t, o);
 	top = treecheck_toplevel();
 	if (!top && !c->apply && !c->check)
 		return amjob_run(t, o);

@@ -20,27 +20,27 @@ treecheck_toplevel(void)
 {
 	const char *const argv[] = {"rev-parse", "--show-toplevel", NULL};
 	g_autofree char *dir = g_get_current_dir();
-	GString *out = g_string_new(NULL), *err = g_string_new(NULL);
-	gboolean found = g_getenv("GIT_DIR") != NULL;
+	GString *out, *err;
 	char *top = NULL;
 
-	/* no git process for the usual run outside any repository */
-	while (!found) {
+	/* the usual case needs no git process, in a repository or not */
+	while (!g_getenv("GIT_DIR") && !g_getenv("GIT_WORK_TREE")) {
 		g_autofree char *dotgit = g_build_filename(dir, ".git", NULL);
 		char *up;
 
 		if (g_file_test(dotgit, G_FILE_TEST_EXISTS))
-			found = TRUE;
+			return g_steal_pointer(&dir);
 		up = g_path_get_dirname(dir);
 		if (!strcmp(up, dir)) {
 			g_free(up);
-			break;
+			return NULL;
 		}
 		g_free(dir);
 		dir = up;
 	}
-	if (found && gitrun(NULL, argv, NULL, 0, out, err, NULL) == 0 &&
-	    out->len > 1)
+	out = g_string_new(NULL);
+	err = g_string_new(NULL);
+	if (gitrun(NULL, argv, NULL, 0, out, err, NULL) == 0 && out->len > 1)
 		top = gitrun_first_line(out->str);
 	g_string_free(out, TRUE);
 	g_string_free(err, TRUE);
@@ -262,26 +262,37 @@ count_matches(const struct treecheck *tc, GPtrArray *ids, guint from)
 	return n;
 }
 
-int
-treecheck_matches(const struct treecheck *tc, const char *commitish)
+gboolean
+treecheck_look(const struct treecheck *tc, const char *base, int *known,
+	       int *clean)
 {
 	GString *in = g_string_new(NULL);
-	const char *revs[] = {commitish};
-	guint lines = add_lookups(in, tc, revs, 1);
+	const char *revs[] = {"HEAD"};
 	GPtrArray *ids;
-	int n;
+	guint lines = 0, asked = 0;
 
+	*known = *clean = -1;
+	/* an object name is one line: no newline may smuggle in another */
+	if (base && strpbrk(base, "\n\r"))
+		*known = 0;
+	else if (base) {
+		g_string_printf(in, "%s^{commit}\n", base);
+		lines = asked = 1;
+	}
+	lines += add_lookups(in, tc, revs, 1);
 	if (!lines) {
 		g_string_free(in, TRUE);
-		return 0;
+		return TRUE;
 	}
 	ids = batch_check(in, lines);
 	g_string_free(in, TRUE);
 	if (!ids)
-		return -1;
-	n = count_matches(tc, ids, 0);
+		return FALSE;
+	if (asked)
+		*known = ids->pdata[0] != NULL;
+	*clean = count_matches(tc, ids, asked);
 	g_ptr_array_unref(ids);
-	return n;
+	return TRUE;
 }
 
 char *

@@ -27,7 +27,8 @@ struct treecheck {
 };
 
 /* The top folder of the git work tree the current folder is in (g_free),
- * or NULL outside any. */
+ * or NULL outside any: the first folder up with a .git (git's own rule,
+ * and no git process), or git's answer when GIT_DIR is set. */
 char *treecheck_toplevel(void);
 
 /* Collect the files and date of the am-ready @mbox. */
@@ -38,15 +39,18 @@ void treecheck_clear(struct treecheck *tc);
 guint treecheck_needed(const struct treecheck *tc);
 
 /*
+ * In one git call: whether @base (or NULL) names a commit here (*@known
+ * 1 or 0, -1 without @base) and how many needed pre-images are at their
+ * path in HEAD (*@clean, -1 when none is needed). FALSE when git could
+ * not be asked.
+ */
+gboolean treecheck_look(const struct treecheck *tc, const char *base,
+			int *known, int *clean);
+
+/*
  * Whether @commitish names a commit here; -1 when git could not tell.
  */
 int treecheck_commit_known(const char *commitish);
-
-/*
- * How many of the needed pre-images are at their path in @commitish;
- * -1 when git could not be asked.
- */
-int treecheck_matches(const struct treecheck *tc, const char *commitish);
 
 /*
  * The newest commit of the branches and tags, within @days days before
