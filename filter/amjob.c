@@ -237,6 +237,14 @@ amjob_result_clear(struct amjob_result *r)
 	if (r->missing)
 		g_array_unref(r->missing);
 	g_free(r->stem);
+	if (r->mbox)
+		g_string_free(r->mbox, TRUE);
+	if (r->cover)
+		g_string_free(r->cover, TRUE);
+	g_free(r->base_commit);
+	g_free(r->branch);
+	g_free(r->file);
+	g_free(r->link);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -299,7 +307,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		goto out;
 	}
 	mbox = g_string_new(NULL);
-	if (o->outdir && !o->no_cover)
+	if ((o->outdir && !o->no_cover) || o->hold)
 		cover = g_string_new(NULL);
 	f = followup_collect(s, o->sloppy);
 	rc = build(f, ser, pick, o, mbox, cover, &count);
@@ -335,7 +343,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		}
 		if (cover && cover->len)
 			say_safe(" Cover: ", cov);
-	} else if (!writer_stdout(mbox, &err)) {
+	} else if (!o->hold && !writer_stdout(mbox, &err)) {
 		lore_err("%s", err->message);
 		rc = err->code;
 		goto out;
@@ -351,10 +359,19 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 			link = lore_mask_fill(o->link_mask, first->msg->msgid);
 			say_safe(" Link: ", link);
 		}
+		if (o->result)
+			o->result->link = g_steal_pointer(&link);
 	}
-	if (o->result)
+	if (o->result) {
 		o->result->written = TRUE;
-	report_base(ser, branch, mbx);
+		o->result->mbox = g_steal_pointer(&mbox);
+		o->result->cover = g_steal_pointer(&cover);
+		o->result->base_commit = g_strdup(ser->base_commit);
+		o->result->branch = g_strdup(branch);
+		o->result->file = g_strdup(mbx);
+	}
+	if (!o->base_later)
+		report_base(ser, branch, mbx);
 out:
 	g_clear_error(&err);
 	if (pick)

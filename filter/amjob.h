@@ -25,6 +25,10 @@ struct amjob_result {
 	GArray *missing;  /* missing patch numbers (int), or NULL */
 	char *stem;       /* output file name stem (writer_slug), or NULL */
 	gboolean written; /* the output was written */
+	/* for the stage after the writer (after.h): the am-ready mbox and
+	 * cover letter, the base-commit, branch name, -o file and Link URL */
+	GString *mbox, *cover;
+	char *base_commit, *branch, *file, *link;
 };
 
 void amjob_result_clear(struct amjob_result *r);
@@ -44,6 +48,8 @@ struct amjob_opts {
 	char *link_mask;          /* for the summary's Link line */
 	const char *target;       /* the message asked about, or NULL */
 	struct amjob_result *result; /* filled when not NULL */
+	gboolean hold;       /* keep the mbox in result, write nothing */
+	gboolean base_later; /* the Base: lines are the caller's (after.h) */
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */

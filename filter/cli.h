@@ -47,6 +47,11 @@ struct cli {
 	gboolean passthrough;
 	gboolean status_header;
 	gboolean allow_unicode_control;
+	char *apply;        /* --apply[=MODE] ("" for the branch), or NULL */
+	gboolean guess_base;
+	gboolean prep_3way;
+	gboolean check;
+	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
 	char **args;
 };
 

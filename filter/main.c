@@ -20,6 +20,26 @@
 #endif
 
 
+static struct cli *parsed;
+
+/* --apply takes an optional value: a callback is glib's only way */
+static gboolean
+apply_cb(const char *name, const char *value, gpointer data, GError **err)
+{
+	g_free(parsed->apply);
+	parsed->apply = g_strdup(value ? value : "");
+	return TRUE;
+}
+
+static gboolean
+range_diff_cb(const char *name, const char *value, gpointer data,
+	      GError **err)
+{
+	g_free(parsed->range_diff);
+	parsed->range_diff = g_strdup(value ? value : "");
+	return TRUE;
+}
+
 static GOptionEntry *
 entries(struct cli *c)
 {
@@ -110,6 +130,23 @@ entries(struct cli *c)
 		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write patches holding Unicode bidi or zero-width controls",
 		  NULL },
+		{ "apply", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
+		  NULL,
+		  "Apply the series with git am to the current branch; =head: on its base, as FETCH_HEAD; =merge: that, merged with the cover letter as message",
+		  "MODE" },
+		{ "guess-base", 'g', 0, G_OPTION_ARG_NONE, NULL,
+		  "Find the recent commit the series applies to when its base-commit is absent",
+		  NULL },
+		{ "prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
+		  "Prepare the blobs git am -3 needs from the patches; with --apply, use git am -3",
+		  NULL },
+		{ "range-diff", 0, G_OPTION_FLAG_OPTIONAL_ARG,
+		  G_OPTION_ARG_CALLBACK, NULL,
+		  "Show what changed between two revisions (default: the latest and the one before) with git range-diff",
+		  "OLD..NEW" },
+		{ "check", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Run the per-patch check command (checkpatch.pl in a kernel tree) on each patch",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -130,11 +167,13 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->parent,	       &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
+		(void *)apply_cb, &c->guess_base, &c->prep_3way, (void *)range_diff_cb, &c->check,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};
 	guint i;
 
+	parsed = c;
 	for (i = 0; i < G_N_ELEMENTS(targets); i++)
 		e[i].arg_data = targets[i];
 	return e;
@@ -244,6 +283,8 @@ cli_clear(struct cli *c)
 	g_free(c->source);
 	g_free(c->maildir);
 	g_free(c->append);
+	g_free(c->apply);
+	g_free(c->range_diff);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -254,8 +295,17 @@ main(int argc, char **argv)
 	GOptionContext *ctx;
 	GError *err = NULL;
 	gboolean filter = has_passthrough(argc, argv);
-	int rc;
+	static char apply_bare[] = "--apply=", range_bare[] = "--range-diff=";
+	int rc, i;
 
+	/* glib would take the word after a bare --apply for its value: the
+	 * Message-ID in "--apply ID". "--apply=" keeps it an argument (and
+	 * the same for --range-diff). */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--apply"))
+			argv[i] = apply_bare;
+		else if (!strcmp(argv[i], "--range-diff"))
+			argv[i] = range_bare;
 	ctx = g_option_context_new(usage + strlen("lore-am [OPTION...] "));
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries(&c), NULL);

@@ -4,6 +4,7 @@
  * handed to gather.h, then the am job, the thread job or the mail
  * filter's series work. The wiring main.c would otherwise hold.
  */
+#include "after.h"
 #include "amjob.h"
 #include "cli.h"
 #include "config.h"
@@ -460,7 +461,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	o.result = res;
-	rc = amjob_run(s, &o);
+	rc = after_am(s, &o, c, cfg);
 	clear_opts(&o);
 out:
 	/* the archive sources borrow @lo: free them first */
@@ -511,6 +512,10 @@ run_cli(struct cli *c)
 		}
 		if (piped)
 			target = g_strdup(piped->msgid);
+	}
+	if ((rc = after_precheck(c))) {
+		message_free(piped);
+		return rc;
 	}
 	cfg = config_load();
 	rc = work(c, cfg, piped, target, NULL);

@@ -14,6 +14,7 @@
 ;;   (define-key notmuch-show-mode-map (kbd "C-c a") #'lore-am-save)
 ;;   (define-key notmuch-show-mode-map (kbd "C-c g") #'lore-am-apply)
 ;;   (define-key notmuch-show-mode-map (kbd "C-c m") #'lore-am-thread)
+;;   (define-key notmuch-show-mode-map (kbd "C-c d") #'lore-am-range-diff)
 ;;
 ;; (C-c LETTER is yours to bind; this file binds no key itself.)
 
@@ -69,6 +70,17 @@ The series is kept in `lore-am-dir', as `lore-am-save' writes it."
          (append (and lore-am-repo
                       (list "-r" (expand-file-name lore-am-repo)))
                  (list "apply"))))
+
+(defun lore-am-range-diff ()
+  "Show what changed since the revision before, in the *lore-am* buffer.
+Runs lore-am --range-diff in `lore-am-repo' (git range-diff of the two
+revisions applied on their bases; a diff of the mails when they do not
+apply)."
+  (interactive)
+  (apply #'lore-am--pipe
+         (append (and lore-am-repo
+                      (list "-r" (expand-file-name lore-am-repo)))
+                 (list "range-diff"))))
 
 (defun lore-am-thread ()
   "Add the messages of this thread that the database lacks, then show them.

@@ -75,15 +75,23 @@ static const struct {
 	int rc;
 	const char *want;
 } statuses[] = {
-	{ { 2, 5, 5, NULL, "v2_x", TRUE }, { 0 }, LORE_OK,
+	{ { .revision = 2, .expected = 5, .present = 5,
+	    .stem = "v2_x", .written = TRUE },
+	  { 0 }, LORE_OK,
 	  "status=complete; revision=2; patches=5/5; series=v2_x" },
-	{ { 1, 5, 3, NULL, "s", FALSE }, { 2, 4 }, LORE_ENOTFOUND,
+	{ { .revision = 1, .expected = 5, .present = 3,
+	    .stem = "s", .written = FALSE },
+	  { 2, 4 }, LORE_ENOTFOUND,
 	  "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s" },
-	{ { 1, 3, 2, NULL, "s", TRUE }, { 3 }, LORE_OK,
+	{ { .revision = 1, .expected = 3, .present = 2,
+	    .stem = "s", .written = TRUE },
+	  { 3 }, LORE_OK,
 	  "status=incomplete; revision=1; patches=2/3; missing=3; series=s" },
 	{ { 0 }, { 0 }, LORE_ENOTFOUND, "status=none" },
 	{ { 0 }, { 0 }, LORE_EUSAGE, "status=error; code=2" },
-	{ { 1, 2, 2, NULL, "s", FALSE }, { 0 }, LORE_EIO,
+	{ { .revision = 1, .expected = 2, .present = 2,
+	    .stem = "s", .written = FALSE },
+	  { 0 }, LORE_EIO,
 	  "status=error; code=74; revision=1; patches=2/2; series=s" },
 };
 

@@ -1,0 +1,466 @@
+/*
+ * apply.c - git is the engine (b4 shazam's way): `git worktree add
+ * --detach` at the base in a temporary folder, `git am` there, then a
+ * fast-forward (`git merge --ff-only`), FETCH_HEAD or `git merge --no-ff`
+ * in the user's tree. The user's work tree is touched only once the
+ * series has applied in full; a failed merge is aborted.
+ */
+#include "apply.h"
+#include "gitrun.h"
+#include "mergemsg.h"
+#include "util.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+gboolean
+apply_parse_mode(const char *s, enum apply_mode *mode)
+{
+	if (!s || !*s || !strcmp(s, "branch"))
+		*mode = APPLY_BRANCH;
+	else if (!strcmp(s, "head"))
+		*mode = APPLY_HEAD;
+	else if (!strcmp(s, "merge"))
+		*mode = APPLY_MERGE;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+static int fail(GError **err, int code, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+static int
+fail(GError **err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_set_error_literal(err, LORE_ERROR, code, "");
+	g_free((*err)->message);
+	(*err)->message = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* git's own words: the first "error:"/"fatal:" line, else the first */
+static char *
+git_reason(const GString *e)
+{
+	g_auto(GStrv) lines = g_strsplit(e->str, "\n", -1);
+	guint i;
+
+	for (i = 0; lines[i]; i++)
+		if (g_str_has_prefix(lines[i], "error: ") ||
+		    g_str_has_prefix(lines[i], "fatal: "))
+			return lore_term_safe(g_strchomp(lines[i]), -1);
+	for (i = 0; lines[i]; i++)
+		if (*g_strstrip(lines[i]))
+			return lore_term_safe(lines[i], -1);
+	return g_strdup("no reason given");
+}
+
+int
+apply_precheck(GError **err)
+{
+	static const char *const busy[] = {
+	    "rebase-apply",	"rebase-merge", "MERGE_HEAD",
+	    "CHERRY_PICK_HEAD", "REVERT_HEAD",	"BISECT_LOG",
+	};
+	const char *const paths[] = {"rev-parse",  "--is-inside-work-tree",
+				     "--git-path", busy[0],
+				     "--git-path", busy[1],
+				     "--git-path", busy[2],
+				     "--git-path", busy[3],
+				     "--git-path", busy[4],
+				     "--git-path", busy[5],
+				     NULL};
+	const char *const head[] = {"rev-parse", "-q", "--verify",
+				    "HEAD^{commit}", NULL};
+	const char *const status[] = {"status", "--porcelain",
+				      "--untracked-files=no", NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	g_auto(GStrv) lines = NULL;
+	int rc = LORE_OK;
+	guint i;
+
+	if (gitrun(NULL, paths, NULL, 0, out, e, NULL) != 0 ||
+	    !g_str_has_prefix(out->str, "true\n")) {
+		rc = fail(
+		    err, LORE_EUSAGE,
+		    "--apply: not inside a git work tree; nothing applied");
+		goto out;
+	}
+	lines = g_strsplit(out->str, "\n", -1);
+	for (i = 0; i < G_N_ELEMENTS(busy) && lines[i] && lines[i + 1]; i++) {
+		if (g_file_test(lines[i + 1], G_FILE_TEST_EXISTS)) {
+			rc = fail(err, LORE_EUSAGE,
+				  "--apply: an operation is in progress in "
+				  "this repository (%s); nothing applied",
+				  busy[i]);
+			goto out;
+		}
+	}
+	g_string_truncate(out, 0);
+	if (gitrun(NULL, head, NULL, 0, out, e, NULL) != 0) {
+		rc = fail(err, LORE_EUSAGE,
+			  "--apply: the repository has no commit to apply on; "
+			  "nothing applied");
+		goto out;
+	}
+	g_string_truncate(out, 0);
+	if (gitrun(NULL, status, NULL, 0, out, e, NULL) != 0 || out->len) {
+		rc = fail(err, LORE_EUSAGE,
+			  "--apply: the work tree has uncommitted changes; "
+			  "nothing applied");
+		goto out;
+	}
+out:
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+/* One line of git's output, as a string (g_free), or NULL. */
+static char *
+git_line(const char *dir, const char *const *argv)
+{
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	char *l = NULL;
+
+	if (gitrun(dir, argv, NULL, 0, out, e, NULL) == 0 && out->len)
+		l = gitrun_first_line(out->str);
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	return l;
+}
+
+/* "Patch failed at 0002 subject" (on git am's stdout) names the patch;
+ * git's reason is on its stderr */
+static int
+am_failed(const GString *out, const GString *e, GError **err)
+{
+	g_autofree char *reason = git_reason(e->len ? e : out);
+	const char *at = strstr(out->str, "Patch failed at ");
+	g_autofree char *line = NULL, *which = NULL;
+
+	if (!at)
+		at = strstr(e->str, "Patch failed at ");
+	if (at) {
+		char *sp;
+
+		line = gitrun_first_line(at + 16);
+		if ((sp = strchr(line, ' ')))
+			*sp++ = '\0';
+		which = sp ? lore_term_safe(sp, -1) : NULL;
+		if (which) {
+			char *n = g_strdup_printf("%s \"%s\"", line, which);
+
+			g_free(which);
+			which = n;
+		} else {
+			which = lore_term_safe(line, -1);
+		}
+	}
+	return fail(err, LORE_ENOTFOUND,
+		    "git am failed at patch %s: %s; nothing applied",
+		    which ? which : "?", reason);
+}
+
+static int
+in_worktree(struct apply_job *j, const char *wt, GError **err)
+{
+	const char *const am3[] = {"am", "-3", "--quiet", NULL};
+	const char *const am[] = {"am", "--quiet", NULL};
+	const char *const tip[] = {"rev-parse", "HEAD", NULL};
+	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
+	int rc = LORE_OK, st;
+
+	st = gitrun(wt, j->threeway ? am3 : am, j->mbox->str, j->mbox->len, out,
+		    e, err);
+	if (st < 0)
+		rc = LORE_ENOTFOUND;
+	else if (gitrun_interrupted())
+		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	else if (st)
+		rc = am_failed(out, e, err);
+	else if (!(j->tip = git_line(wt, tip)))
+		rc = fail(err, LORE_ENOTFOUND,
+			  "git am left no commit; nothing applied");
+	g_string_free(e, TRUE);
+	g_string_free(out, TRUE);
+	return rc;
+}
+
+/* FETCH_HEAD as b4 leaves it: the tip and where the patches came from */
+static int
+write_fetch_head(struct apply_job *j, GError **err)
+{
+	const char *const where[] = {"rev-parse", "--git-path", "FETCH_HEAD",
+				     NULL};
+	g_autofree char *path = git_line(NULL, where), *text = NULL;
+	GError *e = NULL;
+
+	if (!path)
+		return fail(err, LORE_EIO, "cannot find FETCH_HEAD's file");
+	text = g_strdup_printf("%s\t\t%s from %s\n", j->tip,
+			       j->patches > 1 ? "patches" : "patch",
+			       j->link ? j->link : "lore-am");
+	if (!g_file_set_contents(path, text, -1, &e)) {
+		fail(err, LORE_EIO, "cannot write FETCH_HEAD: %s", e->message);
+		g_error_free(e);
+		return LORE_EIO;
+	}
+	return LORE_OK;
+}
+
+static int
+merge(struct apply_job *j, const char *tmpdir, GError **err)
+{
+	const char *const abort_[] = {"merge", "--abort", NULL};
+	g_autofree char *msg =
+	    mergemsg_build(j->cover, j->mbox, j->patches, j->link);
+	g_autofree char *file = g_build_filename(tmpdir, "merge-msg", NULL);
+	gboolean edit = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+	GPtrArray *argv = g_ptr_array_new();
+	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
+	GError *we = NULL;
+	int rc = LORE_OK, st;
+	guint i;
+
+	if (!msg || !g_file_set_contents(file, msg, -1, &we)) {
+		rc = fail(err, LORE_EIO, "cannot write the merge message%s%s",
+			  we ? ": " : "", we ? we->message : "");
+		g_clear_error(&we);
+		goto out;
+	}
+	g_ptr_array_add(argv, "merge");
+	g_ptr_array_add(argv, "--no-ff");
+	g_ptr_array_add(argv, "-F");
+	g_ptr_array_add(argv, file);
+	g_ptr_array_add(argv, edit ? "--edit" : "--no-edit");
+	for (i = 0; j->merge_flags && j->merge_flags[i]; i++)
+		g_ptr_array_add(argv, j->merge_flags[i]);
+	g_ptr_array_add(argv, j->tip);
+	g_ptr_array_add(argv, NULL);
+	if (edit)
+		st = gitrun_tty(NULL, (const char *const *)argv->pdata, err);
+	else
+		st = gitrun(NULL, (const char *const *)argv->pdata, NULL, 0,
+			    out, e, err);
+	if (st == 0)
+		goto out;
+	/* a conflict or a refused message: the tree goes back as it was */
+	gitrun(NULL, abort_, NULL, 0, NULL, e, NULL);
+	if (st > 0) {
+		g_autofree char *why = git_reason(e->len ? e : out);
+
+		rc = fail(
+		    err, LORE_ENOTFOUND,
+		    "git merge failed: %s; the current branch is unchanged",
+		    edit ? "see above" : why);
+	} else {
+		rc = LORE_ENOTFOUND;
+	}
+out:
+	g_ptr_array_free(argv, TRUE);
+	g_string_free(e, TRUE);
+	g_string_free(out, TRUE);
+	return rc;
+}
+
+/* FETCH_HEAD and ORIG_HEAD as they were, for a merge that fails */
+struct saved_refs {
+	char *path[2];
+	char *data[2]; /* NULL: the file did not exist */
+	gsize len[2];
+};
+
+static void
+refs_save(struct saved_refs *sr)
+{
+	const char *const where[] = {"rev-parse",  "--git-path", "FETCH_HEAD",
+				     "--git-path", "ORIG_HEAD",	 NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	g_auto(GStrv) lines = NULL;
+	guint i;
+
+	memset(sr, 0, sizeof(*sr));
+	if (gitrun(NULL, where, NULL, 0, out, e, NULL) == 0) {
+		lines = g_strsplit(out->str, "\n", -1);
+		for (i = 0; i < 2 && lines[0] && lines[i]; i++) {
+			sr->path[i] = g_strdup(lines[i]);
+			g_file_get_contents(sr->path[i], &sr->data[i],
+					    &sr->len[i], NULL);
+		}
+	}
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+}
+
+static void
+refs_restore(struct saved_refs *sr, gboolean put_back)
+{
+	guint i;
+
+	for (i = 0; i < 2; i++) {
+		if (put_back && sr->path[i] && *sr->path[i]) {
+			if (sr->data[i])
+				g_file_set_contents(sr->path[i], sr->data[i],
+						    sr->len[i], NULL);
+			else
+				g_unlink(sr->path[i]);
+		}
+		g_free(sr->path[i]);
+		g_free(sr->data[i]);
+	}
+}
+
+static int
+bring_home(struct apply_job *j, const char *tmpdir, GError **err)
+{
+	const char *const ff[] = {"merge", "--ff-only", "--quiet", j->tip,
+				  NULL};
+	struct saved_refs sr;
+	GString *e;
+	int rc;
+
+	if (j->mode == APPLY_NONE)
+		return LORE_OK;
+	if (j->mode == APPLY_HEAD)
+		return write_fetch_head(j, err);
+	if (j->mode == APPLY_MERGE) {
+		refs_save(&sr);
+		rc = write_fetch_head(j, err);
+		if (!rc)
+			rc = merge(j, tmpdir, err);
+		refs_restore(&sr, rc != 0);
+		return rc;
+	}
+	e = g_string_new(NULL);
+	rc = gitrun(NULL, ff, NULL, 0, NULL, e, err);
+	if (rc > 0) {
+		g_autofree char *why = git_reason(e);
+
+		rc = fail(
+		    err, LORE_ENOTFOUND,
+		    "cannot move the current branch to the applied series: %s",
+		    why);
+	} else if (rc < 0) {
+		rc = LORE_ENOTFOUND;
+	}
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+/* rm -r of a folder lore-am made (symbolic links are not followed) */
+static void
+remove_tree(const char *path)
+{
+	GDir *d;
+	const char *name;
+
+	if (!g_file_test(path, G_FILE_TEST_IS_DIR) ||
+	    g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
+		g_unlink(path);
+		return;
+	}
+	if ((d = g_dir_open(path, 0, NULL))) {
+		while ((name = g_dir_read_name(d))) {
+			g_autofree char *sub =
+			    g_build_filename(path, name, NULL);
+
+			remove_tree(sub);
+		}
+		g_dir_close(d);
+	}
+	g_rmdir(path);
+}
+
+int
+apply_run(struct apply_job *j, GError **err)
+{
+	const char *base =
+	    j->mode == APPLY_BRANCH || !j->base ? "HEAD" : j->base;
+	const char *const resolve[] = {"rev-parse", "--verify", "-q", NULL,
+				       NULL};
+	g_autofree char *tmpdir = NULL, *wt = NULL;
+	GString *e = g_string_new(NULL);
+	GError *te = NULL;
+	int rc;
+
+	gitrun_guard();
+	{
+		g_autofree char *spec = g_strdup_printf("%s^{commit}", base);
+		const char *argv[] = {resolve[0], resolve[1], resolve[2], spec,
+				      NULL};
+
+		j->onto = git_line(NULL, argv);
+	}
+	if (!j->onto) {
+		g_autofree char *b = lore_term_safe(base, -1);
+
+		rc = fail(err, LORE_ENOTFOUND,
+			  "base %s is not a commit here; nothing applied", b);
+		goto out;
+	}
+	tmpdir = g_dir_make_tmp("lore-am-apply-XXXXXX", &te);
+	if (!tmpdir) {
+		rc = fail(err, LORE_EIO, "cannot make a temporary folder: %s",
+			  te->message);
+		g_error_free(te);
+		goto out;
+	}
+	wt = g_build_filename(tmpdir, "worktree", NULL);
+	{
+		const char *const add[] = {"worktree", "add", "--quiet",
+					   "--detach", wt,    j->onto,
+					   NULL};
+
+		if (gitrun(NULL, add, NULL, 0, NULL, e, NULL) != 0) {
+			g_autofree char *why = git_reason(e);
+
+			rc = fail(err, LORE_ENOTFOUND,
+				  "cannot make a temporary worktree: %s", why);
+			goto out;
+		}
+	}
+	rc = in_worktree(j, wt, err);
+	if (!rc && gitrun_interrupted())
+		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	if (!rc)
+		rc = bring_home(j, tmpdir, err);
+out:
+	if (wt) {
+		const char *const rm[] = {"worktree", "remove", "--force", wt,
+					  NULL};
+		const char *const prune[] = {"worktree", "prune", NULL};
+
+		/* an am stopped halfway lives in the worktree's own git
+		 * folder: removing the worktree removes it too */
+		if (gitrun(NULL, rm, NULL, 0, NULL, e, NULL) != 0) {
+			/* git would not: the folder goes, then its record */
+			remove_tree(wt);
+			gitrun(NULL, prune, NULL, 0, NULL, e, NULL);
+		}
+	}
+	if (tmpdir) {
+		g_autofree char *msg =
+		    g_build_filename(tmpdir, "merge-msg", NULL);
+
+		g_unlink(msg);
+		g_rmdir(tmpdir);
+	}
+	gitrun_unguard();
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+void
+apply_job_clear(struct apply_job *j)
+{
+	g_free(j->tip);
+	g_free(j->onto);
+	j->tip = j->onto = NULL;
+}

@@ -1,0 +1,216 @@
+/*
+ * gitrun.c - git as a child process, with argv arrays (g_spawn, no shell).
+ * stdin comes from an unlinked temporary file holding the input and stdout
+ * and stderr go to two more, read back once git has exited: no pipe can
+ * fill up and block either side, whatever git prints.
+ */
+#include "gitrun.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+static struct sigaction saved[3];
+static const int guarded[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void
+on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+void
+gitrun_guard(void)
+{
+	struct sigaction sa;
+	guint i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
+		sigaction(guarded[i], &sa, &saved[i]);
+}
+
+void
+gitrun_unguard(void)
+{
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
+		sigaction(guarded[i], &saved[i], NULL);
+}
+
+gboolean
+gitrun_interrupted(void)
+{
+	return interrupted != 0;
+}
+
+/* An unlinked temporary file opened read-write, or -1. */
+static int
+tmp_fd(GError **err)
+{
+	g_autofree char *path = NULL;
+	int fd = g_file_open_tmp("lore-am-git-XXXXXX", &path, err);
+
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+static void
+slurp(int fd, GString *to)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while ((n = read(fd, buf, sizeof(buf))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0)
+			g_string_append_len(to, buf, n);
+}
+
+static int
+wait_child(GPid pid, const char *what, GError **err)
+{
+	int st;
+
+	/* a guarded signal interrupts waitpid: git finishes its step (it
+	 * got the terminal's SIGINT itself), then the stage cleans up */
+	while (waitpid(pid, &st, 0) < 0) {
+		if (errno != EINTR) {
+			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+				    "cannot wait for %s: %s", what,
+				    g_strerror(errno));
+			return -1;
+		}
+	}
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+		    "%s was killed by signal %d", what, WTERMSIG(st));
+	return -1;
+}
+
+static char **
+full_argv(const char *dir, const char *const *argv)
+{
+	GPtrArray *a = g_ptr_array_new();
+	guint i;
+
+	g_ptr_array_add(a, g_strdup("git"));
+	if (dir) {
+		g_ptr_array_add(a, g_strdup("-C"));
+		g_ptr_array_add(a, g_strdup(dir));
+	}
+	for (i = 0; argv[i]; i++)
+		g_ptr_array_add(a, g_strdup(argv[i]));
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+static int
+spawn_in(const char *cwd, const char *const *av, int in, int out, int errfd,
+	 GError **err)
+{
+	GError *e = NULL;
+	GPid pid;
+
+	if (!g_spawn_async_with_pipes_and_fds(
+		cwd, av, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+		NULL, NULL, in, out, errfd, NULL, NULL, 0, &pid, NULL, NULL,
+		NULL, &e)) {
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "cannot run %s: %s", av[0], e->message);
+		g_error_free(e);
+		return -1;
+	}
+	return wait_child(pid, av[0], err);
+}
+
+static int
+spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
+      GError **err)
+{
+	g_auto(GStrv) av = full_argv(dir, argv);
+
+	return spawn_in(NULL, (const char *const *)av, in, out, errfd, err);
+}
+
+static int
+run_with(const char *cwd, const char *dir, const char *const *argv,
+	 const char *input, gsize inlen, GString *out, GString *errout,
+	 GError **err)
+{
+	int in = -1, ofd = -1, efd = -1, rc = -1;
+
+	if ((in = input ? tmp_fd(err) : open("/dev/null", O_RDONLY)) < 0)
+		goto out;
+	if (input &&
+	    (!lore_write_all(in, input, inlen) || lseek(in, 0, SEEK_SET) < 0)) {
+		g_set_error(err, LORE_ERROR, LORE_EIO,
+			    "cannot write the input of %s: %s", argv[0],
+			    g_strerror(errno));
+		goto out;
+	}
+	if ((out && (ofd = tmp_fd(err)) < 0) ||
+	    (errout && (efd = tmp_fd(err)) < 0))
+		goto out;
+	if (cwd)
+		rc = spawn_in(cwd, argv, in, out ? ofd : STDERR_FILENO,
+			      errout ? efd : STDERR_FILENO, err);
+	else
+		rc = spawn(dir, argv, in, out ? ofd : STDERR_FILENO,
+			   errout ? efd : STDERR_FILENO, err);
+	if (out)
+		slurp(ofd, out);
+	if (errout)
+		slurp(efd, errout);
+out:
+	if (in >= 0)
+		close(in);
+	if (ofd >= 0)
+		close(ofd);
+	if (efd >= 0)
+		close(efd);
+	return rc;
+}
+
+int
+gitrun(const char *dir, const char *const *argv, const char *input, gsize inlen,
+       GString *out, GString *errout, GError **err)
+{
+	return run_with(NULL, dir, argv, input, inlen, out, errout, err);
+}
+
+int
+gitrun_program(const char *cwd, const char *const *argv, const char *input,
+	       gsize inlen, GString *out, GString *errout, GError **err)
+{
+	return run_with(cwd ? cwd : ".", NULL, argv, input, inlen, out, errout,
+			err);
+}
+
+int
+gitrun_tty(const char *dir, const char *const *argv, GError **err)
+{
+	return spawn(dir, argv, STDIN_FILENO, STDERR_FILENO, STDERR_FILENO,
+		     err);
+}
+
+char *
+gitrun_first_line(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+	char *l = g_strndup(s, nl ? (gsize)(nl - s) : strlen(s));
+
+	return g_strchomp(l);
+}

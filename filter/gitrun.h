@@ -1,0 +1,45 @@
+/*
+ * gitrun.h - run git (never through a shell: an argv array) and capture
+ * what it says. The stages after the writer (after.h) drive git with it:
+ * worktree, am, merge, range-diff, cat-file --batch-check.
+ *
+ * Ownership: the caller owns @out and @errout (GStrings it made); gitrun
+ * borrows @argv and @input for the duration of the call.
+ */
+#ifndef LORE_GITRUN_H
+#define LORE_GITRUN_H
+
+#include <glib.h>
+
+/*
+ * Run "git -C @dir @argv..." (@dir NULL: the current folder) with @input
+ * (@inlen bytes, NULL for none: /dev/null) on its stdin; its stdout is
+ * appended to @out and its stderr to @errout (either may be NULL to let it
+ * through to ours). Returns git's exit status (0 success), or -1 with
+ * @err set when git could not be started or was killed by a signal.
+ */
+int gitrun(const char *dir, const char *const *argv, const char *input,
+	   gsize inlen, GString *out, GString *errout, GError **err);
+
+/* The same for any program: @argv[0] looked up in PATH, run in @cwd
+ * (NULL: the current folder) - the per-patch check command. */
+int gitrun_program(const char *cwd, const char *const *argv, const char *input,
+		   gsize inlen, GString *out, GString *errout, GError **err);
+
+/* The same, with git's output let through to our stderr (a terminal sees
+ * git's colors and progress) and stdin ours: for `git merge --edit`. */
+int gitrun_tty(const char *dir, const char *const *argv, GError **err);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP only set a flag while a stage that must clean
+ * up (temporary worktrees) runs; the stage asks gitrun_interrupted()
+ * between steps. gitrun_unguard() restores the previous handlers.
+ */
+void gitrun_guard(void);
+void gitrun_unguard(void);
+gboolean gitrun_interrupted(void);
+
+/* The first line of @s without its trailing white space (g_free). */
+char *gitrun_first_line(const char *s);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * rangediff.h - --range-diff (b4 diff): what changed between two
+ * revisions of a series. Each is applied on its own base in a temporary
+ * worktree (apply.h) and `git range-diff` compares the two; a revision
+ * that does not apply falls back to a patch-by-patch diff of the mails.
+ *
+ * Ownership: everything is borrowed for the duration of the call.
+ */
+#ifndef LORE_RANGEDIFF_H
+#define LORE_RANGEDIFF_H
+
+#include "amjob.h"
+#include "cli.h"
+#include "config.h"
+#include "thread.h"
+
+/* "" (the latest and the one before) or "OLD..NEW" ("1..3", "v1..v3");
+ * FALSE when @spec is neither. */
+gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
+
+/*
+ * Build both revisions of the series @s with @o's settings and write
+ * their range-diff on stdout (colored on a terminal). A lore_status.
+ */
+int rangediff_run(struct series_set *s, struct amjob_opts *o, const struct cli *c,
+		  struct config *cfg);
+
+#endif

@@ -1,0 +1,57 @@
+#!/bin/bash
+# lore-am.track: --apply writes the tracking file `b4 ty` reads, with the
+# commits applied and their patchwork hashes as b4 computes them; the
+# real `b4 ty --auto --dry-run` then finds the series and thanks for it.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib-series.sh"
+plan 12
+
+series_repo "$TRASH/repo" 3 >/dev/null
+fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org --cc=rev@example.com
+sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Add the pieces/; s/\*\*\* BLURB HERE \*\*\*/Hello,\n\nThis adds three pieces./' \
+	"$TRASH/p/0000-cover-letter.patch"
+to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
+id=$(msgid_of "$TRASH/p/0001-part-add-piece-1.patch")
+cover_id=$(msgid_of "$TRASH/p/0000-cover-letter.patch")
+data=$HOME/.local/share/b4
+user() { rm -rf "$1" && git clone -q "$TRASH/repo" "$1" && git -C "$1" checkout -q -b work base; }
+
+user "$TRASH/u"
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --apply "$id" >/dev/null 2>&1)
+ok $? "--apply without lore-am.track"
+[ ! -e "$data" ]
+ok $? "writes no tracking file (off by default)"
+
+user "$TRASH/u"
+git -C "$TRASH/u" config lore-am.track true
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --apply "$id" >/dev/null 2>"$TRASH/err")
+ok $? "--apply with lore-am.track = true"
+file=$(ls "$data"/*.am 2>/dev/null)
+is "$(basename "$file")" "$(date -u +%Y%m%d)_maintainer_add_the_pieces.am" "one file, named as b4 names it"
+check "the summary names it" grep -q "^Tracked for b4 ty: $file" "$TRASH/err"
+json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "$file"; }
+is "$(json "d['msgid']")" "$cover_id" "the cover letter's message-id"
+is "$(json "d['to'] + ' | ' + d['cc']")" "list@example.org | rev@example.com" "its To and Cc"
+is "$(json "' '.join(c[1] for c in d['commits'])")" "$(git -C "$TRASH/u" rev-list --reverse base..HEAD | tr '\n' ' ' | sed 's/ $//')" \
+	"the exact commits applied"
+if /usr/bin/python3 -c "import b4" 2>/dev/null; then
+	want=$(for c in $(git -C "$TRASH/u" rev-list --reverse base..HEAD); do
+		git -C "$TRASH/u" diff "$c~..$c" |
+		/usr/bin/python3 -c "import sys, b4; print(b4.LoreMessage.get_patchwork_hash(sys.stdin.read()))"
+	done | tr '\n' ' ')
+	is "$(json "' '.join(p[1] for p in d['patches'])") " "$want" "each patch's hash is b4's patchwork hash of its commit"
+else
+	skip "b4's Python module is not installed"
+fi
+
+if command -v b4 >/dev/null; then
+	mkdir "$TRASH/ty"
+	(cd "$TRASH/u" && b4 ty --auto --dry-run -o "$TRASH/ty" >"$TRASH/ty.out" 2>&1)
+	check "b4 ty --auto finds the series" grep -q "Located: \[PATCH 0/3\] Add the pieces" "$TRASH/ty.out"
+	thanks=$(ls "$TRASH"/ty/*.thanks 2>/dev/null | head -1)
+	check "and thanks for each applied commit" grep -q "commit: $(git -C "$TRASH/u" rev-parse HEAD)" "$thanks"
+	check "addressed to the series' author and list" grep -qx "To: list@example.org, Test Maintainer <maintainer@example.org>" "$thanks"
+else
+	skip "b4 is not installed"; skip "b4 is not installed"; skip "b4 is not installed"
+fi
+done_testing
