@@ -54,8 +54,8 @@ is_escaped_from(const char *line, size_t len)
 }
 
 /* Hand one message to @cb, removing one level of ">From " quoting. */
-static void
-emit(const char *msg, size_t len, mbox_cb cb, void *data)
+void
+mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data)
 {
 	size_t pos = 0;
 	const char *line;
@@ -107,14 +107,26 @@ header_follows(const char *buf, size_t len, size_t pos)
  * caller's buffer, which always starts at or before the current message.
  */
 struct split {
+	goffset base; /* the file offset of the buffer's first byte */
 	size_t pos;   /* the next line to read */
 	size_t start; /* where the current message starts */
 	gboolean prev_blank, have;
 	gboolean framed; /* a From_ line was seen */
 	gboolean more;	 /* a From_ line follows the input (a piece) */
 	mbox_cb cb;
+	mbox_span_cb span; /* instead of cb: the raw bytes and their place */
 	void *data;
 };
+
+static void
+hand_over(struct split *st, const char *buf, size_t start, size_t end)
+{
+	if (st->span)
+		st->span(st->base + (goffset)start, buf + start, end - start,
+			 st->data);
+	else
+		mbox_unquote(buf + start, end - start, st->cb, st->data);
+}
 
 /*
  * Read the lines of [buf, buf+len) from st->pos on, handing over each
@@ -154,8 +166,7 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 					? 2
 					: 1;
 			if (st->have && end > start)
-				emit(buf + start, end - start, st->cb,
-				     st->data);
+				hand_over(st, buf, start, end);
 			st->start = off;
 			st->have = TRUE;
 			st->framed = TRUE;
@@ -180,13 +191,13 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 	    len > st->start + 1 && buf[len - 1] == '\n')
 		len -= (len >= st->start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (st->have && len > st->start)
-		emit(buf + st->start, len - st->start, st->cb, st->data);
+		hand_over(st, buf, st->start, len);
 }
 
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
-	struct split st = {0, 0, TRUE, FALSE, FALSE, FALSE, cb, data};
+	struct split st = {0, 0, 0, TRUE, FALSE, FALSE, FALSE, cb, NULL, data};
 
 	split_lines(&st, buf, len, TRUE);
 }
@@ -194,7 +205,7 @@ mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 void
 mbox_split_piece(const char *buf, size_t len, mbox_cb cb, void *data)
 {
-	struct split st = {0, 0, TRUE, FALSE, FALSE, TRUE, cb, data};
+	struct split st = {0, 0, 0, TRUE, FALSE, FALSE, TRUE, cb, NULL, data};
 
 	split_lines(&st, buf, len, TRUE);
 }
@@ -224,10 +235,10 @@ read_gz(void *handle, char *buf, size_t n)
  * be in memory twice, once read and once in its messages).
  */
 static gboolean
-split_stream(read_fn rd, void *handle, mbox_cb cb, void *data)
+split_stream(read_fn rd, void *handle, struct split *sp)
 {
 	GString *buf = g_string_sized_new(2 * SPLIT_CHUNK);
-	struct split st = {0, 0, TRUE, FALSE, FALSE, FALSE, cb, data};
+	struct split st = *sp;
 	gssize n;
 
 	for (;;) {
@@ -242,6 +253,7 @@ split_stream(read_fn rd, void *handle, mbox_cb cb, void *data)
 		/* what was handed over is no longer needed */
 		if (st.have && st.start) {
 			g_string_erase(buf, 0, st.start);
+			st.base += (goffset)st.start;
 			st.pos -= st.start;
 			st.start = 0;
 		}
@@ -411,14 +423,59 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 	return any;
 }
 
+/* Read at most the bytes a limit leaves: a file that grows while it is
+ * read is split as it was when its size was taken. */
+struct limited {
+	FILE *f;
+	goffset left;
+};
+
+static gssize
+read_limited(void *handle, char *buf, size_t n)
+{
+	struct limited *l = handle;
+	gssize got;
+
+	if ((goffset)n > l->left)
+		n = (size_t)l->left;
+	if (!n)
+		return 0;
+	got = read_file(l->f, buf, n);
+	if (got > 0)
+		l->left -= got;
+	return got;
+}
+
+gboolean
+mbox_scan_spans(const char *path, goffset start, goffset end,
+		mbox_span_cb cb, void *data, GError **err)
+{
+	struct split st = {start, 0, 0, TRUE, FALSE, FALSE, FALSE,
+			   NULL, cb, data};
+	struct limited l;
+	gboolean ok;
+
+	l.f = fopen(path, "rb");
+	if (!l.f)
+		return read_error(path, err);
+	l.left = end - start;
+	ok = fseeko(l.f, start, SEEK_SET) == 0 &&
+	     split_stream(read_limited, &l, &st);
+	if (!ok)
+		read_error(path, err);
+	fclose(l.f);
+	return ok;
+}
+
 gboolean
 mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 {
+	struct split st = {0, 0, 0, TRUE, FALSE, FALSE, FALSE, cb, NULL, data};
 	gboolean ok;
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return split_stream(read_file, stdin, cb, data) ||
+		return split_stream(read_file, stdin, &st) ||
 		       read_error("stdin", err);
 	if (g_file_test(path, G_FILE_TEST_IS_DIR))
 		return read_maildir(path, cb, data, err);
@@ -427,7 +484,7 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 
 		if (!gz)
 			return read_error(path, err);
-		ok = split_stream(read_gz, gz, cb, data);
+		ok = split_stream(read_gz, gz, &st);
 		gzclose(gz);
 		if (!ok)
 			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
@@ -437,7 +494,7 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 	f = fopen(path, "rb");
 	if (!f)
 		return read_error(path, err);
-	ok = split_stream(read_file, f, cb, data) || read_error(path, err);
+	ok = split_stream(read_file, f, &st) || read_error(path, err);
 	fclose(f);
 	return ok;
 }
