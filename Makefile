@@ -23,7 +23,7 @@ BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/lore-am
 CC       ?= cc
-PKGS      = gmime-3.0 libcurl zlib gmodule-2.0
+PKGS      = gmime-3.0 libcurl zlib gmodule-2.0 sqlite3
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
@@ -65,6 +65,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
+LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el

@@ -42,6 +42,7 @@ struct cli {
 	gboolean passthrough;
 	gboolean status_header;
 	gboolean allow_unicode_control;
+	gboolean no_index;
 	char **args;
 };
 

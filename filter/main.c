@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "lore.h"
+#include "mdindex.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -98,6 +99,9 @@ entries(struct cli *c)
 		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write patches holding Unicode bidi or zero-width controls",
 		  NULL },
+		{ "no-index", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Read -m mailboxes whole, without their index (lore-am.index)",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -117,6 +121,7 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
+		&c->no_index,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};
@@ -196,6 +201,8 @@ main(int argc, char **argv)
 		cli_clear(&c);
 		return 0;
 	}
+	if (c.no_index)
+		mdindex_disable();
 	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
 		rc = LORE_EUSAGE;
