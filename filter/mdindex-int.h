@@ -51,11 +51,19 @@ gboolean mdindex_set_state(struct mdindex *x, const char *k, gint64 v,
 
 /* One message the walk found: where it lies and what its row says. */
 struct mdindex_row {
+	gint64 id;
 	int dir;
 	char *name;	    /* maildir file name, else NULL */
 	gint64 off, len;    /* mbox: the raw bytes */
 	char *msgid, *refs; /* to check the mail against */
+	char *sender;
 };
+
+void mdindex_row_free(struct mdindex_row *r);
+
+/* Rows (struct mdindex_row **) in the plain scan's order: cur/ then new/
+ * by name, as mbox.c walks a maildir; an mbox by offset. */
+int mdindex_row_place(gconstpointer a, gconstpointer b);
 
 /*
  * The rows of @msgid's connected component (mdwalk.c), the thread @t's

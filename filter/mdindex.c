@@ -213,19 +213,6 @@ remove_index(const char *file)
 
 /* ---- reading what was found ---- */
 
-static int
-by_place(gconstpointer a, gconstpointer b)
-{
-	const struct mdindex_row *x = *(struct mdindex_row *const *)a;
-	const struct mdindex_row *y = *(struct mdindex_row *const *)b;
-
-	if (x->dir != y->dir)
-		return x->dir - y->dir;
-	if (x->dir == MDINDEX_DIR_MBOX)
-		return x->off < y->off ? -1 : x->off > y->off;
-	return strcmp(x->name, y->name);
-}
-
 struct got {
 	GPtrArray *msgs; /* struct message *, parsed in order */
 	const struct mdindex_row *row;
@@ -329,7 +316,7 @@ gather(struct mdindex *x, const char *msgid, struct thread *t,
 		rc = MDINDEX_PLAIN;
 		goto out;
 	}
-	g_ptr_array_sort(rows, by_place);
+	g_ptr_array_sort(rows, mdindex_row_place);
 	if (!read_rows(x, rows, &g, err)) {
 		rc = LORE_EUSAGE;
 		goto out;
