@@ -11,6 +11,7 @@
 #                        (make clean keeps fuzz/out/, the corpus grows run
 #                        after run; rm -rf fuzz/out to start over)
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
+#   make bench-index     time -m with its index on a 100 000-message maildir
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make deps            install the Debian packages the build and tests need
 #   make example         run lore-am on the bundled example thread
@@ -187,6 +188,10 @@ example: lore-am
 bench: lore-am
 	bench/run-bench.sh $(BENCH_ARGS)
 
+# the -m index on a generated 100 000-message maildir (bench/RESULTS.md)
+bench-index: lore-am
+	bench/run-index-bench.sh $(BENCH_INDEX_ARGS)
+
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(SHAREDIR)
 	install -m 755 lore-am hooks/lore-am-pipe notmuch/notmuch-lore-thread \
@@ -204,5 +209,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
-	bench install deps \
+	bench bench-index install deps \
 	clean FORCE
