@@ -122,6 +122,7 @@ static const char schema[] =
     " refs TEXT, date INTEGER, subject TEXT, big INTEGER);"
     "CREATE INDEX msg_msgid ON msg (msgid);"
     "CREATE INDEX msg_dir ON msg (dir, off);"
+    "CREATE INDEX msg_big ON msg (big) WHERE big = 1;"
     "CREATE TABLE ref (ref TEXT, msg INTEGER, PRIMARY KEY (ref, msg))"
     " WITHOUT ROWID;"
     "CREATE TABLE state (k TEXT PRIMARY KEY, v);";

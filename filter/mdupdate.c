@@ -324,11 +324,12 @@ update_maildir(struct upd *u)
 		const char *colon = strchr(name, ':');
 		g_autofree char *uniq =
 		    colon ? g_strndup(name, colon - name) : g_strdup(name);
-		gpointer id;
+		gpointer key, id;
 
-		if (g_hash_table_steal_extended(gone, uniq, NULL, &id))
+		if (g_hash_table_steal_extended(gone, uniq, &key, &id)) {
+			g_free(key);
 			rename_row(u, GPOINTER_TO_INT(id), e[0] - '0', name);
-		else
+		} else
 			add_file(u, e[0] - '0', name);
 	}
 	{
