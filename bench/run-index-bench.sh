@@ -197,7 +197,7 @@ new_cpu=$(cpu_of "$work/new.times")
 passloop() { # passloop FOLDER: ms per mail
 	_s=$(date +%s%N)
 	for f in "$work"/in/*; do
-		"$lore" --passthrough -o "$work/pt-out" -m "$1" <"$f" >"$1/tmp/x"
+		"$lore" --passthrough -o "$work/pt-out" -m "$1" <"$f" >"$1/tmp/x" 2>/dev/null
 		mv "$1/tmp/x" "$1/new/pt.$(basename "$f" | tr ':,' '__')"
 	done
 	_e=$(date +%s%N)

@@ -217,7 +217,8 @@ remove_index(const char *file)
 struct got {
 	GPtrArray *msgs; /* struct message *, parsed in order */
 	const struct mdindex_row *row;
-	gboolean bad; /* the mail disagrees with its row */
+	gboolean bad;  /* the mail disagrees with its row */
+	gboolean gone; /* a file went away meanwhile */
 };
 
 static void
@@ -278,9 +279,12 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 			gsize n;
 			const char *p;
 
-			if (!b)
-				continue; /* gone since: the plain scan skips it
-					   */
+			/* renamed or removed since the update: the plain
+			 * scan, now, sees the folder as it is */
+			if (!b) {
+				g->gone = TRUE;
+				break;
+			}
 			p = g_bytes_get_data(b, &n);
 			parse_one(p, n, g);
 			g_bytes_unref(b);
@@ -288,6 +292,8 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 	}
 	if (fd >= 0)
 		close(fd);
+	if (g->gone)
+		return FALSE;
 	if (g->bad)
 		g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN,
 			    "it disagrees with the mailbox");
@@ -319,7 +325,7 @@ gather(struct mdindex *x, const char *msgid, struct thread *t,
 	}
 	g_ptr_array_sort(rows, mdindex_row_place);
 	if (!read_rows(x, rows, &g, err)) {
-		rc = LORE_EUSAGE;
+		rc = g.gone ? MDINDEX_PLAIN : LORE_EUSAGE;
 		goto out;
 	}
 	for (i = 0; i < g.msgs->len; i++) {

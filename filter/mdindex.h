@@ -25,12 +25,13 @@
 /*
  * Add to @t the messages of @path (a maildir or an mbox file) in the
  * connected reply graph of @msgid, the graph also holding what @t already
- * has, each kept with @origin (a static name). Returns LORE_OK (and how many
- * messages @t kept in *@added), or MDINDEX_PLAIN when the caller must scan the
- * folder itself: the index is turned off, @path is "-" or compressed, neither
- * the folder nor @t has
- * @msgid, or the index cannot be used (then one NOTE line said why, and a
- * corrupt index was removed, to be built again by a later run).
+ * has, each kept with @origin (a static name). Returns LORE_OK (and how
+ * many messages @t kept in *@added), or MDINDEX_PLAIN when the caller must
+ * scan the folder itself: the index is turned off; @path is "-" or
+ * compressed; neither the folder nor @t has @msgid; a file of the thread
+ * was renamed or removed between the update and the reading; or the index
+ * cannot be used (then one NOTE line said why, and a corrupt index was
+ * removed, to be built again by a later run).
  */
 int mdindex_gather(const char *path, const char *msgid, struct thread *t,
 		   const char *origin, guint *added);

@@ -418,7 +418,7 @@ update_mbox(struct upd *u, int fd, const struct stat *st, enum mbox_change how)
 
 	if (how == MBOX_GREW) {
 		from = mdindex_state(x, "mbox.last", 0);
-		delete_rows(u, "off >= ?", from);
+		delete_rows(u, "dir = 2 AND off >= ?", from);
 	} else {
 		mdindex_exec(x, "DELETE FROM ref; DELETE FROM msg", &u->err);
 	}
