@@ -12,6 +12,7 @@
 #                        after run; rm -rf fuzz/out to start over)
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
 #   make format-check    clang-format --dry-run --Werror over the C sources
+#   make bench-index     time -m with its index on a 100 000-message maildir
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make install-notmuch-hook  install the notmuch post-new hook where notmuch
 #                        says its hooks go (after make install)
@@ -28,7 +29,7 @@ MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/lore-am
 DOCDIR   ?= $(PREFIX)/share/doc/lore-am
 CC       ?= cc
-PKGS      = gmime-3.0 libcurl zlib gmodule-2.0
+PKGS      = gmime-3.0 libcurl zlib gmodule-2.0 sqlite3
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
@@ -79,6 +80,7 @@ LIB_OBJS += filter/rfc2047.o
 LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
+LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el
@@ -220,6 +222,9 @@ INSTALLED_PATHS = sed -e 's|:-lore-am}|:-$(BINDIR)/lore-am}|' \
 	-e 's|^lore-am-pipe |$(BINDIR)/lore-am-pipe |' \
 	-e 's|"lore-am-pipe"|"$(BINDIR)/lore-am-pipe"|' \
 	-e 's|"notmuch-lore-thread"|"$(BINDIR)/notmuch-lore-thread"|'
+# the -m index on a generated 100 000-message maildir (bench/RESULTS.md)
+bench-index: lore-am
+	bench/run-index-bench.sh $(BENCH_INDEX_ARGS)
 
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -276,5 +281,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
-	bench install install-notmuch-hook deps format-check \
+	bench bench-index install install-notmuch-hook deps format-check \
 	clean FORCE

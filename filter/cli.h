@@ -52,6 +52,7 @@ struct cli {
 	gboolean prep_3way;
 	gboolean check;
 	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
+	gboolean no_index;
 	char **args;
 };
 

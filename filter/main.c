@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "lore.h"
+#include "mdindex.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -147,6 +148,9 @@ entries(struct cli *c)
 		{ "check", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Run the per-patch check command (checkpatch.pl in a kernel tree) on each patch",
 		  NULL },
+		{ "no-index", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Read -m mailboxes whole, without their index (lore-am.index)",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -168,6 +172,7 @@ entries(struct cli *c)
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
 		(void *)apply_cb, &c->guess_base, &c->prep_3way, (void *)range_diff_cb, &c->check,
+		&c->no_index,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};
@@ -324,6 +329,8 @@ main(int argc, char **argv)
 		cli_clear(&c);
 		return 0;
 	}
+	if (c.no_index)
+		mdindex_disable();
 	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
 		rc = LORE_EUSAGE;

@@ -54,8 +54,8 @@ is_escaped_from(const char *line, size_t len)
 }
 
 /* Hand one message to @cb, removing one level of ">From " quoting. */
-static void
-emit(const char *msg, size_t len, mbox_cb cb, void *data)
+void
+mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data)
 {
 	size_t pos = 0;
 	const char *line;
@@ -107,6 +107,7 @@ header_follows(const char *buf, size_t len, size_t pos)
  * caller's buffer, which always starts at or before the current message.
  */
 struct split {
+	goffset base; /* the file offset of the buffer's first byte */
 	size_t pos;   /* the next line to read */
 	size_t start; /* where the current message starts */
 	size_t searched; /* the unfinished line is searched for its '\n'
@@ -115,8 +116,19 @@ struct split {
 	gboolean prev_blank, have;
 	gboolean framed; /* a From_ line was seen */
 	mbox_cb cb;
+	mbox_span_cb span; /* instead of cb: the raw bytes and their place */
 	void *data;
 };
+
+static void
+hand_over(struct split *st, const char *buf, size_t start, size_t end)
+{
+	if (st->span)
+		st->span(st->base + (goffset)start, buf + start, end - start,
+			 st->data);
+	else
+		mbox_unquote(buf + start, end - start, st->cb, st->data);
+}
 
 /*
  * Read the lines of [buf, buf+len) from st->pos on, handing over each
@@ -159,8 +171,7 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 					? 2
 					: 1;
 			if (st->have && end > start)
-				emit(buf + start, end - start, st->cb,
-				     st->data);
+				hand_over(st, buf, start, end);
 			st->start = off;
 			st->have = TRUE;
 			st->framed = TRUE;
@@ -183,7 +194,7 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 	    len > st->start + 1 && buf[len - 1] == '\n')
 		len -= (len >= st->start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (st->have && len > st->start)
-		emit(buf + st->start, len - st->start, st->cb, st->data);
+		hand_over(st, buf, st->start, len);
 }
 
 void
@@ -199,16 +210,22 @@ struct mbox_stream {
 	struct split st;
 };
 
-struct mbox_stream *
-mbox_stream_new(mbox_cb cb, void *data)
+static struct mbox_stream *
+stream_new(const struct split *init)
 {
 	struct mbox_stream *s = g_new0(struct mbox_stream, 1);
 
 	s->buf = g_string_sized_new(2 * 65536);
-	s->st.prev_blank = TRUE;
-	s->st.cb = cb;
-	s->st.data = data;
+	s->st = *init;
 	return s;
+}
+
+struct mbox_stream *
+mbox_stream_new(mbox_cb cb, void *data)
+{
+	struct split st = { .prev_blank = TRUE, .cb = cb, .data = data };
+
+	return stream_new(&st);
 }
 
 void
@@ -221,6 +238,7 @@ mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
 	/* what was handed over is no longer needed */
 	if (st->have && st->start) {
 		g_string_erase(s->buf, 0, st->start);
+		st->base += (goffset)st->start;
 		st->pos -= st->start;
 		st->searched = st->searched > st->start
 				       ? st->searched - st->start
@@ -278,9 +296,9 @@ read_gz(void *handle, char *buf, size_t n)
  * be in memory twice, once read and once in its messages).
  */
 static gboolean
-split_stream(read_fn rd, void *handle, mbox_cb cb, void *data)
+split_stream(read_fn rd, void *handle, const struct split *init)
 {
-	struct mbox_stream *s = mbox_stream_new(cb, data);
+	struct mbox_stream *s = stream_new(init);
 	char *chunk = g_malloc(SPLIT_CHUNK);
 	gssize n;
 
@@ -452,14 +470,61 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 	return any;
 }
 
+/* Read at most the bytes a limit leaves: a file that grows while it is
+ * read is split as it was when its size was taken. */
+struct limited {
+	FILE *f;
+	goffset left;
+};
+
+static gssize
+read_limited(void *handle, char *buf, size_t n)
+{
+	struct limited *l = handle;
+	gssize got;
+
+	if ((goffset)n > l->left)
+		n = (size_t)l->left;
+	if (!n)
+		return 0;
+	got = read_file(l->f, buf, n);
+	if (got > 0)
+		l->left -= got;
+	return got;
+}
+
+gboolean
+mbox_scan_spans(const char *path, goffset start, goffset end,
+		mbox_span_cb cb, void *data, GError **err)
+{
+	struct split st = { .base = start,
+			    .prev_blank = TRUE,
+			    .span = cb,
+			    .data = data };
+	struct limited l;
+	gboolean ok;
+
+	l.f = fopen(path, "rb");
+	if (!l.f)
+		return read_error(path, err);
+	l.left = end - start;
+	ok = fseeko(l.f, start, SEEK_SET) == 0 &&
+	     split_stream(read_limited, &l, &st);
+	if (!ok)
+		read_error(path, err);
+	fclose(l.f);
+	return ok;
+}
+
 gboolean
 mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 {
+	struct split st = { .prev_blank = TRUE, .cb = cb, .data = data };
 	gboolean ok;
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return split_stream(read_file, stdin, cb, data) ||
+		return split_stream(read_file, stdin, &st) ||
 		       read_error("stdin", err);
 	if (g_file_test(path, G_FILE_TEST_IS_DIR))
 		return read_maildir(path, cb, data, err);
@@ -468,7 +533,7 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 
 		if (!gz)
 			return read_error(path, err);
-		ok = split_stream(read_gz, gz, cb, data);
+		ok = split_stream(read_gz, gz, &st);
 		gzclose(gz);
 		if (!ok)
 			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
@@ -478,7 +543,7 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 	f = fopen(path, "rb");
 	if (!f)
 		return read_error(path, err);
-	ok = split_stream(read_file, f, cb, data) || read_error(path, err);
+	ok = split_stream(read_file, f, &st) || read_error(path, err);
 	fclose(f);
 	return ok;
 }

@@ -14,6 +14,14 @@
 
 typedef void (*mbox_cb)(const char *msg, size_t len, void *data);
 
+/*
+ * One message of an mbox file as it lies there: @off is where its From_
+ * line (or its first byte) starts, @raw its @len bytes still quoted (hand
+ * them to mbox_unquote() for what mbox_read_path() would give).
+ */
+typedef void (*mbox_span_cb)(goffset off, const char *raw, size_t len,
+			     void *data);
+
 /* Split an mbox held in memory and call @cb once per message. */
 void mbox_split(const char *buf, size_t len, mbox_cb cb, void *data);
 
@@ -40,6 +48,18 @@ void mbox_stream_free(struct mbox_stream *s);
  */
 gboolean mbox_read_path(const char *path, mbox_cb cb, void *data,
 			GError **err);
+
+/*
+ * Split the bytes [@start, @end) of the mbox file @path as mbox_read_path()
+ * splits the whole file, when @start is 0 or where a message starts (a
+ * From_ line that separates). For an index that remembers where each
+ * message lies; FALSE and @err when the file cannot be read.
+ */
+gboolean mbox_scan_spans(const char *path, goffset start, goffset end,
+			 mbox_span_cb cb, void *data, GError **err);
+
+/* Take one level of ">From " quoting off one message and hand it to @cb. */
+void mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data);
 
 /*
  * Slurp a file (or stdin for "-"; "*.gz" decompressed) into a new GBytes.

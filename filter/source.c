@@ -1,10 +1,12 @@
 /*
  * source.c - the source interface and the local mailbox source (mbox file,
- * maildir, or an mbox on stdin), which hands every message it holds to the
- * thread; the thread then keeps the target's reply tree.
+ * maildir, or an mbox on stdin): through its index (mdindex.h) it hands the
+ * thread the target's reply tree; without one, every message it holds, and
+ * the thread then keeps the target's reply tree.
  */
 #include "source.h"
 #include "mbox.h"
+#include "mdindex.h"
 #include "util.h"
 
 #include <string.h>
@@ -36,7 +38,11 @@ mbox_fetch(struct source *src, const char *msgid, struct thread *t,
 {
 	struct add_ctx c = { t, src->name, 0 };
 
-	(void)msgid;
+	if (mdindex_gather(src->priv, msgid, t, src->name, &c.added) ==
+	    LORE_OK) {
+		src->added += c.added;
+		return LORE_OK;
+	}
 	if (!mbox_read_path(src->priv, add_one, &c, err))
 		return LORE_EUSAGE;
 	src->added += c.added;

@@ -34,9 +34,11 @@ A=$COVER B=$evil_cover C=$P1 D=$evil_p1 \
 grep -qF "$evil_cover" ids.mbox && grep -qF "$evil_p1" ids.mbox
 ok $? "the thread now uses the hostile ids"
 mkdir jail meta && cd jail || exit 1
+# (the -m index lives in the cache, named by a hash of the mailbox's path)
 listing() {
-	find "$TRASH" -mindepth 1 ! -path "$TRASH/jail/out*" ! -path "$TRASH/meta*" |
-		sort
+	find "$TRASH" -mindepth 1 ! -path "$TRASH/jail/out*" ! -path "$TRASH/meta*" \
+		! -path "$TRASH/cache/lore-am/index*" ! -path "$TRASH/cache/lore-am" \
+		! -path "$TRASH/cache" | sort
 }
 listing >"$TRASH/meta/before"
 lore ids -l -m "$TRASH/ids.mbox" -o out "$evil_cover" </dev/null

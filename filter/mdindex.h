@@ -1,0 +1,42 @@
+/*
+ * mdindex.h - a persistent header index of one local mailbox (a maildir or
+ * an mbox file), so that finding a thread in it costs the thread, not the
+ * folder. The index is an SQLite file under the cache folder, brought up to
+ * date for what changed on every use; the messages of the target's reply
+ * tree are then read, and only they.
+ *
+ * It knows messages and their ids, nothing of series or trailers. What it
+ * adds to a thread is what the plain scan (mbox_read_path() of the whole
+ * folder, then thread_prune()) would have kept, in the same order.
+ *
+ * Ownership: everything is the caller's; the index's own state lives only
+ * for one call.
+ */
+#ifndef LORE_MDINDEX_H
+#define LORE_MDINDEX_H
+
+#include <glib.h>
+
+#include "thread.h"
+
+/* mdindex_gather()'s answer "not done: read the whole folder instead" */
+#define MDINDEX_PLAIN (-1)
+
+/*
+ * Add to @t the messages of @path (a maildir or an mbox file) in the
+ * connected reply graph of @msgid, the graph also holding what @t already
+ * has, each kept with @origin (a static name). Returns LORE_OK (and how
+ * many messages @t kept in *@added), or MDINDEX_PLAIN when the caller must
+ * scan the folder itself: the index is turned off; @path is "-" or
+ * compressed; neither the folder nor @t has @msgid; a file of the thread
+ * was renamed or removed between the update and the reading; or the index
+ * cannot be used (then one NOTE line said why, and a corrupt index was
+ * removed, to be built again by a later run).
+ */
+int mdindex_gather(const char *path, const char *msgid, struct thread *t,
+		   const char *origin, guint *added);
+
+/* --no-index: every later mdindex_gather() answers MDINDEX_PLAIN. */
+void mdindex_disable(void);
+
+#endif

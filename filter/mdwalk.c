@@ -1,0 +1,331 @@
+/*
+ * mdwalk.c - the target's connected component in a mailbox's index, with
+ * thread_prune()'s rules: an edge from each message to every id of its
+ * In-Reply-To and References, missing ids included; an id without '@'
+ * that no message has joins only the messages of one sender. The graph is
+ * the one thread_prune() will see: the messages the thread already holds
+ * and, for each id, the folder's first copy (thread_add() keeps the first
+ * copy, and a source's copy replaces the piped one). A breadth-first walk
+ * over ids asks the index who has an id and who names it.
+ */
+#include "mdindex-int.h"
+#include "message.h"
+#include "util.h"
+
+#include <string.h>
+
+void
+mdindex_row_free(struct mdindex_row *r)
+{
+	if (!r)
+		return;
+	g_free(r->name);
+	g_free(r->msgid);
+	g_free(r->sender);
+	g_free(r->refs);
+	g_free(r);
+}
+
+int
+mdindex_row_place(gconstpointer a, gconstpointer b)
+{
+	const struct mdindex_row *x = *(struct mdindex_row *const *)a;
+	const struct mdindex_row *y = *(struct mdindex_row *const *)b;
+
+	if (x->dir != y->dir)
+		return x->dir - y->dir;
+	if (x->dir == MDINDEX_DIR_MBOX)
+		return x->off < y->off ? -1 : x->off > y->off;
+	return strcmp(x->name, y->name);
+}
+
+struct walk {
+	struct mdindex *x;
+	struct thread *t;
+	sqlite3_stmt *by_msgid, *by_ref, *present;
+	GHashTable *nodes;   /* node keys seen (owned) */
+	GQueue todo;	     /* node keys to expand (borrowed from nodes) */
+	GHashTable *firsts;  /* msgid -> its first row, or NULL: none */
+	GHashTable *chosen;  /* msgid -> row (borrowed from firsts) */
+	GHashTable *t_links; /* id -> GPtrArray of the thread's messages */
+	GHashTable *known;   /* id -> present or not, as thread_prune() sees */
+	int rc;
+};
+
+/* SELECT id, dir, name, off, len, msgid, sender, refs */
+#define ROW_COLS "m.id, m.dir, m.name, m.off, m.len, m.msgid, m.sender, m.refs"
+
+static struct mdindex_row *
+row_from(sqlite3_stmt *s)
+{
+	struct mdindex_row *r = g_new0(struct mdindex_row, 1);
+	const char *v;
+
+	r->id = sqlite3_column_int64(s, 0);
+	r->dir = sqlite3_column_int(s, 1);
+	r->name = g_strdup((const char *)sqlite3_column_text(s, 2));
+	r->off = sqlite3_column_int64(s, 3);
+	r->len = sqlite3_column_int64(s, 4);
+	r->msgid = g_strdup((const char *)sqlite3_column_text(s, 5));
+	v = (const char *)sqlite3_column_text(s, 6);
+	r->sender = g_strdup(v ? v : "");
+	v = (const char *)sqlite3_column_text(s, 7);
+	r->refs = g_strdup(v ? v : "");
+	return r;
+}
+
+/* The folder's copy of @msgid that thread_add() would keep, or NULL. */
+static const struct mdindex_row *
+first_copy(struct walk *w, const char *msgid)
+{
+	struct mdindex_row *best = NULL;
+	gpointer v;
+	int rc;
+
+	if (g_hash_table_lookup_extended(w->firsts, msgid, NULL, &v))
+		return v;
+	sqlite3_bind_text(w->by_msgid, 1, msgid, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(w->by_msgid)) == SQLITE_ROW) {
+		struct mdindex_row *r = row_from(w->by_msgid);
+
+		if (!best || mdindex_row_place(&r, &best) < 0) {
+			mdindex_row_free(best);
+			best = r;
+		} else {
+			mdindex_row_free(r);
+		}
+	}
+	if (rc != SQLITE_DONE)
+		w->rc = rc;
+	sqlite3_reset(w->by_msgid);
+	g_hash_table_insert(w->firsts, g_strdup(msgid), best);
+	return best;
+}
+
+/* Whether the thread will hold the folder's copy of @msgid: not when it
+ * has one of its own (a piped, provisional one is replaced). */
+static gboolean
+folder_owns(struct walk *w, const char *msgid)
+{
+	struct message *m = thread_get(w->t, msgid);
+
+	return (!m || m->provisional) && first_copy(w, msgid);
+}
+
+static gboolean
+present(struct walk *w, const char *id)
+{
+	gpointer v;
+
+	if (g_hash_table_lookup_extended(w->known, id, NULL, &v))
+		return GPOINTER_TO_INT(v);
+	v = GINT_TO_POINTER(thread_get(w->t, id) != NULL);
+	if (!v) {
+		sqlite3_bind_text(w->present, 1, id, -1, SQLITE_STATIC);
+		v = GINT_TO_POINTER(sqlite3_step(w->present) == SQLITE_ROW);
+		sqlite3_reset(w->present);
+	}
+	g_hash_table_insert(w->known, g_strdup(id), v);
+	return GPOINTER_TO_INT(v);
+}
+
+/* A node: an id, or an id scoped to a sender ("id\nsender"). */
+static void
+push(struct walk *w, const char *id, size_t n, const char *sender)
+{
+	char *k = sender ? g_strdup_printf("%.*s\n%s", (int)n, id, sender)
+			 : g_strndup(id, n);
+
+	if (g_hash_table_contains(w->nodes, k)) {
+		g_free(k);
+		return;
+	}
+	g_hash_table_add(w->nodes, k);
+	g_queue_push_tail(&w->todo, k);
+}
+
+/* An ancestor id named by a message from @sender. */
+static void
+link_ref(struct walk *w, const char *id, size_t n, const char *sender)
+{
+	g_autofree char *r = g_strndup(id, n);
+
+	push(w, r, n, strchr(r, '@') || present(w, r) ? NULL : sender);
+}
+
+static void
+link_msg(struct walk *w, const struct message *m)
+{
+	guint i;
+
+	if (m->in_reply_to)
+		link_ref(w, m->in_reply_to, strlen(m->in_reply_to),
+			 m->from_email);
+	for (i = 0; i < m->refs->len; i++)
+		link_ref(w, m->refs->pdata[i], strlen(m->refs->pdata[i]),
+			 m->from_email);
+}
+
+/* The messages that name @id, each through its own id; with @sender
+ * (an id scoped to it), only those from that sender. */
+static void
+referrers(struct walk *w, const char *id, const char *sender)
+{
+	GPtrArray *tm = g_hash_table_lookup(w->t_links, id);
+	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	guint i;
+	int rc;
+
+	sqlite3_bind_text(w->by_ref, 1, id, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(w->by_ref)) == SQLITE_ROW) {
+		const char *from =
+		    (const char *)sqlite3_column_text(w->by_ref, 6);
+		gint64 rid = sqlite3_column_int64(w->by_ref, 0);
+		const char *mid =
+		    (const char *)sqlite3_column_text(w->by_ref, 5);
+
+		if (mid && (!sender || !g_strcmp0(sender, from ? from : "")))
+			g_ptr_array_add(ids, g_strdup_printf("%" G_GINT64_FORMAT
+							     "\n%s",
+							     rid, mid));
+	}
+	if (rc != SQLITE_DONE)
+		w->rc = rc;
+	sqlite3_reset(w->by_ref);
+	/* a copy that the thread drops as a duplicate links nothing */
+	for (i = 0; i < ids->len && !w->rc; i++) {
+		char *nl = strchr(ids->pdata[i], '\n');
+		const struct mdindex_row *f;
+
+		if (!folder_owns(w, nl + 1))
+			continue;
+		f = first_copy(w, nl + 1);
+		if (g_ascii_strtoll(ids->pdata[i], NULL, 10) == f->id)
+			push(w, nl + 1, strlen(nl + 1), NULL);
+	}
+	g_ptr_array_free(ids, TRUE);
+	for (i = 0; tm && i < tm->len; i++) {
+		const struct message *m = tm->pdata[i];
+
+		if ((!sender || !strcmp(sender, m->from_email)) &&
+		    !folder_owns(w, m->msgid))
+			push(w, m->msgid, strlen(m->msgid), NULL);
+	}
+}
+
+static void
+expand(struct walk *w, const char *key)
+{
+	const char *nl = strchr(key, '\n');
+	g_autofree char *id = nl ? g_strndup(key, nl - key) : g_strdup(key);
+	const struct message *m;
+
+	if (nl) {
+		referrers(w, id, nl + 1);
+		return;
+	}
+	if (folder_owns(w, id)) {
+		const struct mdindex_row *r = first_copy(w, id);
+		const char *p, *e;
+
+		g_hash_table_insert(w->chosen, r->msgid, (gpointer)r);
+		for (p = r->refs; (e = strchr(p, '\n')); p = e + 1)
+			link_ref(w, p, e - p, r->sender);
+	} else if ((m = thread_get(w->t, id))) {
+		link_msg(w, m);
+	}
+	referrers(w, id, NULL);
+}
+
+static void
+t_link(GHashTable *links, const char *id, struct message *m)
+{
+	GPtrArray *a = g_hash_table_lookup(links, id);
+
+	if (!a) {
+		a = g_ptr_array_new();
+		g_hash_table_insert(links, (gpointer)id, a);
+	}
+	g_ptr_array_add(a, m);
+}
+
+static gboolean
+walk_all(struct walk *w, const char *msgid, GError **err)
+{
+	guint i, j;
+	char *k;
+
+	w->by_msgid = mdindex_prepare(
+	    w->x, "SELECT " ROW_COLS " FROM msg m WHERE m.msgid = ?", err);
+	w->by_ref = mdindex_prepare(w->x,
+				    "SELECT " ROW_COLS
+				    " FROM ref r JOIN msg m ON m.id = r.msg"
+				    " WHERE r.ref = ?",
+				    err);
+	w->present = mdindex_prepare(
+	    w->x, "SELECT 1 FROM msg WHERE msgid = ? LIMIT 1", err);
+	if (!w->by_msgid || !w->by_ref || !w->present)
+		return FALSE;
+	for (i = 0; i < w->t->msgs->len; i++) {
+		struct message *m = w->t->msgs->pdata[i];
+
+		if (m->in_reply_to)
+			t_link(w->t_links, m->in_reply_to, m);
+		for (j = 0; j < m->refs->len; j++)
+			t_link(w->t_links, m->refs->pdata[j], m);
+	}
+	push(w, msgid, strlen(msgid), NULL);
+	while (!w->rc && (k = g_queue_pop_head(&w->todo)))
+		expand(w, k);
+	if (w->rc)
+		return mdindex_fail(w->x, w->rc, err);
+	return TRUE;
+}
+
+GPtrArray *
+mdindex_walk(struct mdindex *x, const char *msgid, struct thread *t,
+	     gboolean *found, GError **err)
+{
+	struct walk w = {.x = x, .t = t};
+	GPtrArray *rows = NULL;
+	GHashTableIter it;
+	gpointer k, v;
+	gboolean ok;
+
+	w.nodes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	w.firsts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 (GDestroyNotify)mdindex_row_free);
+	w.chosen = g_hash_table_new(g_str_hash, g_str_equal);
+	w.t_links = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					  (GDestroyNotify)g_ptr_array_unref);
+	w.known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_queue_init(&w.todo);
+	ok = walk_all(&w, msgid, err);
+	*found = ok && first_copy(&w, msgid);
+	ok = ok && !w.rc;
+	if (w.rc)
+		mdindex_fail(x, w.rc, err);
+	sqlite3_finalize(w.by_msgid);
+	sqlite3_finalize(w.by_ref);
+	sqlite3_finalize(w.present);
+	if (ok) {
+		rows = g_ptr_array_new_with_free_func(
+		    (GDestroyNotify)mdindex_row_free);
+		g_hash_table_iter_init(&it, w.chosen);
+		while (g_hash_table_iter_next(&it, &k, &v)) {
+			gpointer key;
+
+			/* the row moves from firsts to the answer */
+			g_hash_table_steal_extended(w.firsts, k, &key, NULL);
+			g_free(key);
+			g_ptr_array_add(rows, v);
+		}
+	}
+	g_hash_table_destroy(w.chosen);
+	g_hash_table_destroy(w.nodes);
+	g_hash_table_destroy(w.firsts);
+	g_hash_table_destroy(w.t_links);
+	g_hash_table_destroy(w.known);
+	g_queue_clear(&w.todo);
+	return rows;
+}
