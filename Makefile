@@ -31,6 +31,9 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSI
 ALL_LDFLAGS = $(LDFLAGS)
 # libcurl is not linked: filter/curllib.c loads it when a fetch needs it
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
+# glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
+# itself is loaded when a signed patch is checked (filter/dkimv.c)
+LIBS     += -lresolv
 
 # libnotmuch ships no .pc file: look for its header, link -lnotmuch.
 ifndef NO_NOTMUCH
@@ -65,6 +68,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
+LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el

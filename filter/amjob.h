@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "am.h"
+#include "attest.h"
 #include "series.h"
 
 /* What the job found, for callers that report it (--passthrough). */
@@ -25,6 +26,7 @@ struct amjob_result {
 	GArray *missing;  /* missing patch numbers (int), or NULL */
 	char *stem;       /* output file name stem (writer_slug), or NULL */
 	gboolean written; /* the output was written */
+	const char *attestation; /* attest_outcome(), or NULL */
 };
 
 void amjob_result_clear(struct amjob_result *r);
@@ -41,6 +43,7 @@ struct amjob_opts {
 	char *link_mask;          /* for the summary's Link line */
 	const char *target;       /* the message asked about, or NULL */
 	struct amjob_result *result; /* filled when not NULL */
+	struct attest *attest;    /* NULL: no attestation */
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */

@@ -43,6 +43,7 @@ struct cli {
 	gboolean passthrough;
 	gboolean status_header;
 	gboolean allow_unicode_control;
+	gboolean no_attestation;
 	char **args;
 };
 

@@ -101,6 +101,9 @@ entries(struct cli *c)
 		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Write patches holding Unicode bidi or zero-width controls",
 		  NULL },
+		{ "no-attestation", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Do not check the DKIM signatures of the patches",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -120,6 +123,7 @@ entries(struct cli *c)
 		&c->no_parent,	 &c->parent,	       &c->thread,	       &c->maildir,
 		&c->append,	 &c->seen,	       &c->passthrough,
 		&c->status_header, &c->allow_unicode_control,
+		&c->no_attestation,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};

@@ -457,7 +457,10 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	o.result = res;
-	rc = amjob_run(s, &o);
+	rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
+	if (!rc)
+		rc = amjob_run(s, &o);
+	attest_free(o.attest);
 	clear_opts(&o);
 out:
 	/* the archive sources borrow @lo: free them first */
