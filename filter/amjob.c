@@ -202,7 +202,8 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 		for (k = 0; k < note.ignored->len; k++)
 			say_safe("    x ", note.ignored->pdata[k]);
 		if (!arc)
-			arc = attest_message(o->attest, e->p->msg, note.subject);
+			arc = attest_message(o->attest, e->p->msg, note.subject,
+					     FALSE);
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
 			g_autofree char *id = lore_term_safe(e->p->msg->msgid,
 							     -1);
@@ -224,7 +225,8 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 
 		rc = refuse_unsafe(cp, msg, o);
 		if (!rc)
-			rc = attest_message(o->attest, cp->msg, cp->msg->subject);
+			rc = attest_message(o->attest, cp->msg,
+					    cp->msg->subject, TRUE);
 		g_string_append(cover, msg);
 		g_free(msg);
 		return rc;

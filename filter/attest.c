@@ -119,7 +119,8 @@ not_checked(struct attest *a, const char *label, const char *why)
 }
 
 int
-attest_message(struct attest *a, const struct message *msg, const char *label)
+attest_message(struct attest *a, const struct message *msg, const char *label,
+	       gboolean say_label)
 {
 	g_autofree char *sighdr = NULL, *name = NULL;
 	GArray *sigs;
@@ -148,6 +149,8 @@ attest_message(struct attest *a, const struct message *msg, const char *label)
 	if (!a->dkim)
 		return not_checked(a, name, "libopendkim missing");
 	sigs = dkimv_check(a->dkim, msg->raw, msg->len);
+	if (say_label && sigs->len)
+		lore_info("  %s", name);
 	for (i = 0; i < sigs->len; i++) {
 		struct dkimv_sig *s = &g_array_index(sigs, struct dkimv_sig, i);
 		g_autofree char *line = NULL;

@@ -37,12 +37,13 @@ void attest_free(struct attest *a);
 
 /*
  * Check @msg, print its lines in the summary (under @label's line, which
- * names it: the subject), and return LORE_OK, or LORE_ENOTFOUND when the
- * policy is hardfail and a signature failed (the error line is printed).
- * @a may be NULL (off).
+ * names it: the subject; printed first when @say_label, for the cover
+ * letter the summary does not list), and return LORE_OK, or
+ * LORE_ENOTFOUND when the policy is hardfail and a signature failed (the
+ * error line is printed). @a may be NULL (off).
  */
 int attest_message(struct attest *a, const struct message *msg,
-		   const char *label);
+		   const char *label, gboolean say_label);
 
 /* "pass" (some signature held, none failed), "fail" or "none". */
 const char *attest_outcome(const struct attest *a);
