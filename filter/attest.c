@@ -15,6 +15,7 @@
 struct attest {
 	enum attest_policy policy;
 	gboolean offline;
+	guint max_days; /* attestation-staleness-days, 0: not checked */
 	struct dnstxt *dns;
 	struct dkimv *dkim;
 	gboolean tried; /* dkimv_new was called */
@@ -33,6 +34,7 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 	const char *ns = g_getenv("LORE_AM_NAMESERVER");
 	struct attest *a = g_new0(struct attest, 1);
 	GError *err = NULL;
+	guint64 days;
 	guint i;
 
 	*out = NULL;
@@ -51,6 +53,20 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 	}
 	if (v)
 		a->policy = i;
+	v = config_get(cfg, "attestation-staleness-days",
+		       "attestation-staleness-days");
+	a->max_days = 30; /* b4's default */
+	if (v && !g_ascii_string_to_unsigned(v, 10, 0, 36500, &days, NULL)) {
+		g_autofree char *s = lore_term_safe(v, -1);
+
+		lore_err(
+		    "attestation-staleness-days '%s' is not a number of days",
+		    s);
+		g_free(a);
+		return LORE_EUSAGE;
+	}
+	if (v)
+		a->max_days = days;
 	if (off)
 		a->policy = ATTEST_OFF;
 	a->offline = offline;
@@ -148,7 +164,7 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 	}
 	if (!a->dkim)
 		return not_checked(a, name, "libopendkim missing");
-	sigs = dkimv_check(a->dkim, msg->raw, msg->len);
+	sigs = dkimv_check(a->dkim, msg->raw, msg->len, msg->date, a->max_days);
 	if (say_label && sigs->len)
 		lore_info("  %s", name);
 	for (i = 0; i < sigs->len; i++) {

@@ -33,30 +33,35 @@ static struct {
 	__typeof__(dkim_sig_getbh) *sig_getbh;
 	__typeof__(dkim_sig_geterror) *sig_geterror;
 	__typeof__(dkim_sig_getcanonlen) *sig_getcanonlen;
+	__typeof__(dkim_sig_getsigntime) *sig_getsigntime;
 } lib;
 
+/* clang-format off */
 static const struct lore_sym syms[] = {
-    {"dkim_init", (gpointer *)&lib.init},
-    {"dkim_close", (gpointer *)&lib.close},
-    {"dkim_options", (gpointer *)&lib.options},
-    {"dkim_set_key_lookup", (gpointer *)&lib.set_key_lookup},
-    {"dkim_verify", (gpointer *)&lib.verify},
-    {"dkim_set_user_context", (gpointer *)&lib.set_user_context},
-    {"dkim_get_user_context", (gpointer *)&lib.get_user_context},
-    {"dkim_chunk", (gpointer *)&lib.chunk},
-    {"dkim_eom", (gpointer *)&lib.eom},
-    {"dkim_free", (gpointer *)&lib.free},
-    {"dkim_getsiglist", (gpointer *)&lib.getsiglist},
-    {"dkim_sig_getdomain", (gpointer *)&lib.sig_getdomain},
-    {"dkim_sig_getselector", (gpointer *)&lib.sig_getselector},
-    {"dkim_sig_getflags", (gpointer *)&lib.sig_getflags},
-    {"dkim_sig_getbh", (gpointer *)&lib.sig_getbh},
-    {"dkim_sig_geterror", (gpointer *)&lib.sig_geterror},
-    {"dkim_sig_getcanonlen", (gpointer *)&lib.sig_getcanonlen},
+	{ "dkim_init", (gpointer *)&lib.init },
+	{ "dkim_close", (gpointer *)&lib.close },
+	{ "dkim_options", (gpointer *)&lib.options },
+	{ "dkim_set_key_lookup", (gpointer *)&lib.set_key_lookup },
+	{ "dkim_verify", (gpointer *)&lib.verify },
+	{ "dkim_set_user_context", (gpointer *)&lib.set_user_context },
+	{ "dkim_get_user_context", (gpointer *)&lib.get_user_context },
+	{ "dkim_chunk", (gpointer *)&lib.chunk },
+	{ "dkim_eom", (gpointer *)&lib.eom },
+	{ "dkim_free", (gpointer *)&lib.free },
+	{ "dkim_getsiglist", (gpointer *)&lib.getsiglist },
+	{ "dkim_sig_getdomain", (gpointer *)&lib.sig_getdomain },
+	{ "dkim_sig_getselector", (gpointer *)&lib.sig_getselector },
+	{ "dkim_sig_getflags", (gpointer *)&lib.sig_getflags },
+	{ "dkim_sig_getbh", (gpointer *)&lib.sig_getbh },
+	{ "dkim_sig_geterror", (gpointer *)&lib.sig_geterror },
+	{ "dkim_sig_getcanonlen", (gpointer *)&lib.sig_getcanonlen },
+	{ "dkim_sig_getsigntime", (gpointer *)&lib.sig_getsigntime },
 };
 
-static struct lore_lib libdkim = {
-    .soname = DKIMV_LIB, .syms = syms, .n = G_N_ELEMENTS(syms)};
+static struct lore_lib libdkim = { .soname = DKIMV_LIB,
+				   .syms = syms,
+				   .n = G_N_ELEMENTS(syms) };
+/* clang-format on */
 
 struct dkimv {
 	DKIM_LIB *lib;
@@ -140,8 +145,25 @@ sig_clear(gpointer p)
 	g_free(((struct dkimv_sig *)p)->domain);
 }
 
+/* Is the signing time (t=) further than @max_days from @date? */
+static gboolean
+stale(DKIM_SIGINFO *sig, gint64 date, guint max_days)
+{
+	uint64_t when;
+	gint64 drift;
+
+	if (!max_days || date <= 0 ||
+	    lib.sig_getsigntime(sig, &when) != DKIM_STAT_OK ||
+	    when > G_MAXINT64)
+		return FALSE;
+	drift = (gint64)when - date;
+	return drift > (gint64)max_days * 86400 ||
+	       drift < -(gint64)max_days * 86400;
+}
+
 static void
-judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, struct dkimv_sig *out)
+judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, gint64 date,
+      guint max_days, struct dkimv_sig *out)
 {
 	const char *dom = (const char *)lib.sig_getdomain(sig);
 	int e = lib.sig_geterror(sig);
@@ -154,6 +176,9 @@ judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, struct dkimv_sig *out)
 		if (signlen >= 0 && msglen > canonlen) {
 			out->verdict = DKIMV_BADSIG;
 			out->why = "text after the l= length is not signed";
+		} else if (stale(sig, date, max_days)) {
+			out->verdict = DKIMV_BADSIG;
+			out->why = "signed too long before or after its Date";
 		} else {
 			out->verdict = DKIMV_PASS;
 		}
@@ -177,7 +202,8 @@ judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, struct dkimv_sig *out)
 }
 
 GArray *
-dkimv_check(struct dkimv *v, const char *raw, size_t len)
+dkimv_check(struct dkimv *v, const char *raw, size_t len, gint64 date,
+	    guint max_days)
 {
 	GArray *out = g_array_new(FALSE, TRUE, sizeof(struct dkimv_sig));
 	DKIM_SIGINFO **sigs = NULL;
@@ -200,7 +226,7 @@ dkimv_check(struct dkimv *v, const char *raw, size_t len)
 	for (i = 0; i < n; i++) {
 		struct dkimv_sig s = {0};
 
-		judge(v, dkim, sigs[i], &s);
+		judge(v, dkim, sigs[i], date, max_days, &s);
 		g_array_append_val(out, s);
 	}
 	lib.free(dkim);

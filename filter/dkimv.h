@@ -36,9 +36,13 @@ void dkimv_free(struct dkimv *v);
 
 /*
  * Check every DKIM-Signature of the @len bytes at @raw (LF or CRLF line
- * ends). Returns an array of struct dkimv_sig, empty when the message is
- * not signed.
+ * ends). A signature that holds but whose t= lies more than @max_days
+ * from @date (the mail's Date, seconds since the epoch; 0 when unknown)
+ * is bad: an old signature replayed, or a Date made up (b4's
+ * attestation-staleness-days; @max_days 0 checks nothing). Returns an
+ * array of struct dkimv_sig, empty when the message is not signed.
  */
-GArray *dkimv_check(struct dkimv *v, const char *raw, size_t len);
+GArray *dkimv_check(struct dkimv *v, const char *raw, size_t len, gint64 date,
+		    guint max_days);
 
 #endif

@@ -8,7 +8,7 @@
 . "$TEST_DIR/lib-dkim.sh"
 
 dkim_setup
-plan 40
+plan 44
 
 cd "$TRASH" || exit 1
 series_repo "$TRASH/repo" 5 >/dev/null
@@ -91,6 +91,26 @@ am len
 is "$rc $(signed len)" "0 4" "l= with text appended: no longer a pass"
 grep -q '✗ BADSIG: DKIM/example.org (text after the l= length is not signed)' len.err
 ok $? "l= with text appended: BADSIG naming why"
+
+# a signature made long after the mail's Date (b4's staleness rule)
+mkdir old && cp p/*.patch old/
+sed -i 's/^Date: .*/Date: Mon, 1 Jan 2018 10:00:00 +0000/' old/0004-*.patch
+dkim_sign rsa - old/*.patch
+am old
+is "$rc $(signed old) $(grep -c '✗ BADSIG: DKIM/example.org (signed too long before or after its Date)' old.err)" \
+	"0 4 1" "signed years after its Date: BADSIG"
+git config --global b4.attestation-staleness-days 5000
+am old
+is "$rc $(signed old)" "0 5" "b4.attestation-staleness-days is read"
+git config --global lore-am.attestation-staleness-days 0
+am old
+is "$rc $(signed old)" "0 5" "attestation-staleness-days 0: the age is not checked"
+git config --global lore-am.attestation-staleness-days soon
+am old
+is "$rc $(wc -c <old.out) $(grep -c "^lore-am: attestation-staleness-days 'soon' is not a number of days$" old.err)" \
+	"2 0 1" "a bad attestation-staleness-days: usage error naming it"
+git config --global --unset lore-am.attestation-staleness-days
+git config --global --unset b4.attestation-staleness-days
 
 # the policies, on one tampered patch of five
 git config --global lore-am.attestation-policy check
