@@ -8,7 +8,7 @@
 . "$TEST_DIR/lib-dkim.sh"
 
 dkim_setup
-plan 44
+plan 45
 
 cd "$TRASH" || exit 1
 series_repo "$TRASH/repo" 5 >/dev/null
@@ -165,6 +165,11 @@ am good --offline
 is "$rc $(signed good) $(dns_queries)" "0 0 $n0" "--offline: no DNS query, no ✓"
 grep -q 'DKIM not checked: --offline does no DNS' good.err
 ok $? "--offline says DKIM was not checked"
+git config --global lore-am.attestation-policy hardfail
+am good --offline
+is "$rc $(wc -c <good.out) $(grep -c 'DKIM not checked (--offline does no DNS): nothing written' good.err)" \
+	"1 0 1" "hardfail, --offline: a signed series is not written"
+git config --global --unset lore-am.attestation-policy
 
 # the mail filter's status header
 mkdir -p pt
