@@ -195,7 +195,7 @@ ok $? "--status-header: attestation=none"
 now() { date +%s%N | cut -c1-13; } # milliseconds
 series down
 t0=$(now); am down; t1=$(now)
-base=$((t1 - t0))
+base=$((t1 - t0)) full=$(wc -c <down.out | tr -d ' ')
 dns_stop
 t0=$(now); am down; t1=$(now)
 is "$rc $(grep -c '✗ No key: DKIM/example.org (DNS did not answer)' down.err)" "0 5" \
@@ -214,7 +214,7 @@ t0=$(now)
 LORE_AM_NAMESERVER=127.0.0.1:$(cat mute.port) am down
 t1=$(now)
 is "$rc $(grep -c '✗ No key' down.err) $(wc -c <down.out | tr -d ' ')" \
-	"0 5 $(wc -c <good.out | tr -d ' ')" "a silent server: softfail writes the series"
+	"0 5 $full" "a silent server: softfail writes the series"
 # one wait of 2 s, not five: under 4.5 s more than with the server up
 ok $(( t1 - t0 - base > 4500 )) \
 	"a silent server costs one wait: $((t1 - t0)) ms for five patches, $base ms with DNS up"
