@@ -24,15 +24,16 @@ for p in b4 hyperfine unshare git; do
 	command -v "$p" >/dev/null || die "$p is not installed"
 done
 [ -x "$lore" ] || die "build lore-am first (make)"
-[ -n "$work" ] || { work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; }
+keep=$work
+[ -n "$work" ] || work=$(mktemp -d)
 mkdir -p "$work" && work=$(cd "$work" && pwd)
 
 # tests/lib-dkim.sh makes the keys, signs, and runs dnsmasq
 TRASH=$work
 skip_all() { die "$*"; }
-_hooks=
+_hooks=:
 at_exit() { _hooks="$_hooks; $*"; }
-trap 'eval "$_hooks"; [ -n "${tmpw:-}" ] && rm -rf "$tmpw"' EXIT
+trap 'eval "$_hooks"; [ -n "$keep" ] || rm -rf "$work"' EXIT
 . "$here/../tests/lib-dkim.sh"
 dkim_setup
 
