@@ -75,16 +75,16 @@ static const struct {
 	int rc;
 	const char *want;
 } statuses[] = {
-	{ { 2, 5, 5, NULL, "v2_x", TRUE }, { 0 }, LORE_OK,
-	  "status=complete; revision=2; patches=5/5; series=v2_x" },
-	{ { 1, 5, 3, NULL, "s", FALSE }, { 2, 4 }, LORE_ENOTFOUND,
-	  "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s" },
-	{ { 1, 3, 2, NULL, "s", TRUE }, { 3 }, LORE_OK,
-	  "status=incomplete; revision=1; patches=2/3; missing=3; series=s" },
+	{ { 2, 5, 5, NULL, "v2_x", TRUE, "pass" }, { 0 }, LORE_OK,
+	  "status=complete; revision=2; patches=5/5; series=v2_x; attestation=pass" },
+	{ { 1, 5, 3, NULL, "s", FALSE, NULL }, { 2, 4 }, LORE_ENOTFOUND,
+	  "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s; attestation=none" },
+	{ { 1, 3, 2, NULL, "s", TRUE, "fail" }, { 3 }, LORE_OK,
+	  "status=incomplete; revision=1; patches=2/3; missing=3; series=s; attestation=fail" },
 	{ { 0 }, { 0 }, LORE_ENOTFOUND, "status=none" },
 	{ { 0 }, { 0 }, LORE_EUSAGE, "status=error; code=2" },
-	{ { 1, 2, 2, NULL, "s", FALSE }, { 0 }, LORE_EIO,
-	  "status=error; code=74; revision=1; patches=2/2; series=s" },
+	{ { 1, 2, 2, NULL, "s", FALSE, NULL }, { 0 }, LORE_EIO,
+	  "status=error; code=74; revision=1; patches=2/2; series=s; attestation=none" },
 };
 
 int
