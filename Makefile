@@ -37,6 +37,9 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSI
 ALL_LDFLAGS = $(LDFLAGS)
 # libcurl is not linked: filter/curllib.c loads it when a fetch needs it
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
+# glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
+# itself is loaded when a signed patch is checked (filter/dkimv.c)
+LIBS     += -lresolv
 
 # libnotmuch ships no .pc file: look for its header. A missing header
 # stops the build rather than quietly leaving -N out (which turned every
@@ -81,6 +84,7 @@ LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o
+LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el

@@ -161,7 +161,7 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 	struct spatch *cp = series_cover(ser);
 	gboolean from_warned = FALSE;
 	guint i;
-	int rc;
+	int rc, arc = LORE_OK;
 
 	lore_info("---");
 	for (i = 1; i < ser->slots->len; i++) {
@@ -206,6 +206,9 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 			say_safe("    + ", note.added->pdata[k]);
 		for (k = 0; k < note.ignored->len; k++)
 			say_safe("    x ", note.ignored->pdata[k]);
+		if (!arc)
+			arc = attest_message(o->attest, e->p->msg, note.subject,
+					     FALSE);
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
 			g_autofree char *id = lore_term_safe(e->p->msg->msgid,
 							     -1);
@@ -219,11 +222,16 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 		am_note_clear(&note);
 		(*count)++;
 	}
+	if (arc)
+		return arc;
 	if (cp && cover) {
 		struct series_entry ce = { cp, ser->revision, 0 };
 		char *msg = am_message(&ce, NULL, &o->trailers, TRUE, NULL);
 
 		rc = refuse_unsafe(cp, msg, o);
+		if (!rc)
+			rc = attest_message(o->attest, cp->msg,
+					    cp->msg->subject, TRUE);
 		g_string_append(cover, msg);
 		g_free(msg);
 		return rc;
@@ -311,6 +319,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		cover = g_string_new(NULL);
 	f = followup_collect(s, o->sloppy);
 	rc = build(f, ser, pick, o, mbox, cover, &count);
+	if (o->result)
+		o->result->attestation = attest_outcome(o->attest);
 	if (rc)
 		goto out;
 	lore_info("---");

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "am.h"
+#include "attest.h"
 #include "series.h"
 
 /* What the job found, for callers that report it (--passthrough). */
@@ -29,6 +30,7 @@ struct amjob_result {
 	 * cover letter, the base-commit, branch name, -o file and Link URL */
 	GString *mbox, *cover;
 	char *base_commit, *branch, *file, *link;
+	const char *attestation; /* attest_outcome(), or NULL */
 };
 
 void amjob_result_clear(struct amjob_result *r);
@@ -50,6 +52,7 @@ struct amjob_opts {
 	struct amjob_result *result; /* filled when not NULL */
 	gboolean hold;       /* keep the mbox in result, write nothing */
 	gboolean base_later; /* the Base: lines are the caller's (after.h) */
+	struct attest *attest;    /* NULL: no attestation */
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */

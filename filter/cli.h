@@ -53,6 +53,7 @@ struct cli {
 	gboolean check;
 	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
 	gboolean no_index;
+	gboolean no_attestation;
 	char **args;
 };
 

@@ -151,6 +151,9 @@ entries(struct cli *c)
 		{ "no-index", 0, 0, G_OPTION_ARG_NONE, NULL,
 		  "Read -m mailboxes whole, without their index (lore-am.index)",
 		  NULL },
+		{ "no-attestation", 0, 0, G_OPTION_ARG_NONE, NULL,
+		  "Do not check the DKIM signatures of the patches",
+		  NULL },
 		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 		  "Print only errors on stderr", NULL },
 		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -173,6 +176,7 @@ entries(struct cli *c)
 		&c->status_header, &c->allow_unicode_control,
 		(void *)apply_cb, &c->guess_base, &c->prep_3way, (void *)range_diff_cb, &c->check,
 		&c->no_index,
+		&c->no_attestation,
 		&c->quiet,	 &c->version,
 		&c->args,
 	};

@@ -116,6 +116,8 @@ passthrough_status(const struct amjob_result *r, int rc)
 				       g_array_index(r->missing, int, i));
 	if (r->stem)
 		g_string_append_printf(s, "; series=%s", r->stem);
+	g_string_append_printf(s, "; attestation=%s",
+			       r->attestation ? r->attestation : "none");
 	return g_string_free(s, FALSE);
 }
 

@@ -461,7 +461,10 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	fill_opts(&o, c, cfg);
 	o.target = target;
 	o.result = res;
-	rc = after_am(s, &o, c, cfg);
+	rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
+	if (!rc)
+		rc = after_am(s, &o, c, cfg);
+	attest_free(o.attest);
 	clear_opts(&o);
 out:
 	/* the archive sources borrow @lo: free them first */

@@ -161,9 +161,9 @@ for m in "$@"; do
 		esac
 	done
 	is "$same" "$n" "$m, filter: each mail gains only the X-Lore-Am header"
-	is "$h1" "X-Lore-Am: status=incomplete; revision=1; patches=1/3; missing=2,3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx)" \
+	is "$h1" "X-Lore-Am: status=incomplete; revision=1; patches=1/3; missing=2,3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx); attestation=none" \
 		"$m, filter: patch 1/3 is marked incomplete, 2 and 3 missing"
-	is "$h3" "X-Lore-Am: status=complete; revision=1; patches=3/3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx)" \
+	is "$h3" "X-Lore-Am: status=complete; revision=1; patches=3/3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx); attestation=none" \
 		"$m, filter: patch 3/3 completes the series"
 	deliver "$m" "$TRASH/$m-hdr.rc" "$TRASH/lunch"
 	check "$m, filter: a mail that is no patch is left alone" \

@@ -76,23 +76,23 @@ static const struct {
 	const char *want;
 } statuses[] = {
 	{ { .revision = 2, .expected = 5, .present = 5,
-	    .stem = "v2_x", .written = TRUE },
+	    .stem = "v2_x", .written = TRUE, .attestation = "pass" },
 	  { 0 }, LORE_OK,
-	  "status=complete; revision=2; patches=5/5; series=v2_x" },
+	  "status=complete; revision=2; patches=5/5; series=v2_x; attestation=pass" },
 	{ { .revision = 1, .expected = 5, .present = 3,
 	    .stem = "s", .written = FALSE },
 	  { 2, 4 }, LORE_ENOTFOUND,
-	  "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s" },
+	  "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s; attestation=none" },
 	{ { .revision = 1, .expected = 3, .present = 2,
-	    .stem = "s", .written = TRUE },
+	    .stem = "s", .written = TRUE, .attestation = "fail" },
 	  { 3 }, LORE_OK,
-	  "status=incomplete; revision=1; patches=2/3; missing=3; series=s" },
+	  "status=incomplete; revision=1; patches=2/3; missing=3; series=s; attestation=fail" },
 	{ { 0 }, { 0 }, LORE_ENOTFOUND, "status=none" },
 	{ { 0 }, { 0 }, LORE_EUSAGE, "status=error; code=2" },
 	{ { .revision = 1, .expected = 2, .present = 2,
 	    .stem = "s", .written = FALSE },
 	  { 0 }, LORE_EIO,
-	  "status=error; code=74; revision=1; patches=2/2; series=s" },
+	  "status=error; code=74; revision=1; patches=2/2; series=s; attestation=none" },
 };
 
 int

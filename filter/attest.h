@@ -1,0 +1,51 @@
+/*
+ * attest.h - trust in what is applied: for each message written (patches
+ * and cover letter), its DKIM signatures checked on the bytes as they came
+ * from the source, shown in the summary the way b4 shows them ("✓ Signed:
+ * DKIM/example.org", "✗ BADSIG: DKIM/...", "✗ No key: DKIM/..."), and the
+ * policy applied: lore-am.attestation-policy, else b4.attestation-policy.
+ *
+ * Ownership: struct attest is made by attest_new() and freed with
+ * attest_free(); it owns its DNS cache and the DKIM library handle.
+ */
+#ifndef LORE_ATTEST_H
+#define LORE_ATTEST_H
+
+#include <glib.h>
+
+#include "config.h"
+#include "message.h"
+
+enum attest_policy {
+	ATTEST_OFF,	 /* nothing checked, nothing shown */
+	ATTEST_CHECK,	 /* shown in the summary only (-q hides it all) */
+	ATTEST_SOFTFAIL, /* failures shown even with -q; the run goes on */
+	ATTEST_HARDFAIL, /* a failure writes nothing: exit 1 */
+};
+
+struct attest;
+
+/*
+ * Read the policy and the nameserver (LORE_AM_NAMESERVER, else
+ * lore-am.nameserver) from @cfg; @off (--no-attestation) makes the policy
+ * off, @offline means no DNS. Returns a lore_status and reports a bad
+ * setting itself; *@out is NULL unless it returns LORE_OK.
+ */
+int attest_new(struct config *cfg, gboolean off, gboolean offline,
+	       struct attest **out);
+void attest_free(struct attest *a);
+
+/*
+ * Check @msg, print its lines in the summary (under @label's line, which
+ * names it: the subject; printed first when @say_label, for the cover
+ * letter the summary does not list), and return LORE_OK, or
+ * LORE_ENOTFOUND when the policy is hardfail and a signature failed (the
+ * error line is printed). @a may be NULL (off).
+ */
+int attest_message(struct attest *a, const struct message *msg,
+		   const char *label, gboolean say_label);
+
+/* "pass" (some signature held, none failed), "fail" or "none". */
+const char *attest_outcome(const struct attest *a);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * dnstxt.h - DNS TXT look-ups for the DKIM keys (RFC 6376 3.6.2.2), through
+ * the system's resolver or the one server LORE_AM_NAMESERVER (or
+ * lore-am.nameserver) names as HOST:PORT. Each name is asked once a run:
+ * answers, misses and failures are cached; a server that timed out or
+ * refused is not asked again, and all queries of a run share a few seconds
+ * (DNSTXT_BUDGET_MS), so a dead resolver costs that once, not per patch.
+ *
+ * Ownership: a struct dnstxt owns its cache; the strings dnstxt_lookup()
+ * returns are the cache's, valid until dnstxt_free().
+ */
+#ifndef LORE_DNSTXT_H
+#define LORE_DNSTXT_H
+
+#include <glib.h>
+
+#define DNSTXT_BUDGET_MS 4000
+
+enum dnstxt_status {
+	DNSTXT_OK,	 /* a TXT record was found */
+	DNSTXT_NOTFOUND, /* the name or its TXT record does not exist */
+	DNSTXT_FAIL,	 /* no answer: server down, slow, or budget spent */
+};
+
+struct dnstxt;
+
+/*
+ * @server: "ADDRESS:PORT" (an IPv4 address), or NULL for the system's
+ * resolver. Returns NULL and sets @err (LORE_EUSAGE) when @server
+ * is not of that form.
+ */
+struct dnstxt *dnstxt_new(const char *server, GError **err);
+void dnstxt_free(struct dnstxt *d);
+
+/*
+ * The TXT record of @name, its strings joined (RFC 7208 3.3 style, as DKIM
+ * wants), in *@txt; on failure *@txt is a short reason ("timed out").
+ */
+enum dnstxt_status dnstxt_lookup(struct dnstxt *d, const char *name,
+				 const char **txt);
+
+#endif
