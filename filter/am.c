@@ -31,7 +31,8 @@ am_subject_prefix(const struct series_entry *e)
 
 	if (p->subj.rfc)
 		g_string_append(s, " RFC");
-	if (e->reroll_from || !p->revision_inferred || e->revision != p->revision)
+	if (e->reroll_from || !p->revision_inferred ||
+	    e->revision != p->revision)
 		g_string_append_printf(s, " v%d", e->revision);
 	if (!p->counters_inferred)
 		g_string_append_printf(s, " %d/%d", p->subj.counter,
@@ -43,13 +44,13 @@ am_subject_prefix(const struct series_entry *e)
 char *
 am_format_date(const char *date)
 {
-	static const char *const wd[] = { "Mon", "Tue", "Wed", "Thu",
-					  "Fri", "Sat", "Sun" };
-	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr",
-					   "May", "Jun", "Jul", "Aug",
-					   "Sep", "Oct", "Nov", "Dec" };
-	GDateTime *dt = date && *date ? g_mime_utils_header_decode_date(date)
-				      : NULL;
+	static const char *const wd[] = {"Mon", "Tue", "Wed", "Thu",
+					 "Fri", "Sat", "Sun"};
+	static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr",
+					  "May", "Jun", "Jul", "Aug",
+					  "Sep", "Oct", "Nov", "Dec"};
+	GDateTime *dt =
+	    date && *date ? g_mime_utils_header_decode_date(date) : NULL;
 	GTimeSpan off;
 	char *s;
 	int h;
@@ -58,14 +59,13 @@ am_format_date(const char *date)
 		return g_strdup(date ? date : "");
 	off = g_date_time_get_utc_offset(dt) / G_TIME_SPAN_MINUTE;
 	h = (int)(off < 0 ? -off : off);
-	s = g_strdup_printf("%s, %02d %s %04d %02d:%02d:%02d %c%02d%02d",
-			    wd[g_date_time_get_day_of_week(dt) - 1],
-			    g_date_time_get_day_of_month(dt),
-			    mon[g_date_time_get_month(dt) - 1],
-			    g_date_time_get_year(dt), g_date_time_get_hour(dt),
-			    g_date_time_get_minute(dt),
-			    g_date_time_get_second(dt), off < 0 ? '-' : '+',
-			    h / 60, h % 60);
+	s = g_strdup_printf(
+	    "%s, %02d %s %04d %02d:%02d:%02d %c%02d%02d",
+	    wd[g_date_time_get_day_of_week(dt) - 1],
+	    g_date_time_get_day_of_month(dt),
+	    mon[g_date_time_get_month(dt) - 1], g_date_time_get_year(dt),
+	    g_date_time_get_hour(dt), g_date_time_get_minute(dt),
+	    g_date_time_get_second(dt), off < 0 ? '-' : '+', h / 60, h % 60);
 	g_date_time_unref(dt);
 	return s;
 }
@@ -148,7 +148,8 @@ am_wrap_header(GString *out, const char *name, const char *value)
 
 char *
 am_message(const struct series_entry *e, GPtrArray *followups,
-	   const struct followup_opts *o, gboolean for_cover, struct am_note *note)
+	   const struct followup_opts *o, gboolean for_cover,
+	   struct am_note *note)
 {
 	struct message *m = e->p->msg;
 	struct mailinfo mi;
@@ -171,8 +172,9 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 				      note ? note->ignored : NULL);
 	else
 		body = g_strdup(mi.body);
-	from = am_format_addr(*mi.author_name ? mi.author_name : mi.author_email,
-			      mi.author_email);
+	from =
+	    am_format_addr(*mi.author_name ? mi.author_name : mi.author_email,
+			   mi.author_email);
 	if (mailinfo_looks_inbody(body)) {
 		/* git would read that first line as an in-body header: one
 		 * of ours, and the blank line after it, end them first */

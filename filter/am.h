@@ -17,8 +17,8 @@
 
 /* What was done to one patch, for the summary. */
 struct am_note {
-	char *subject;     /* the "[PATCH ...] title" line written */
-	GPtrArray *added;  /* "Reviewed-by: ..." strings added (char *) */
+	char *subject;	    /* the "[PATCH ...] title" line written */
+	GPtrArray *added;   /* "Reviewed-by: ..." strings added (char *) */
 	GPtrArray *ignored; /* strings dropped by trailers-ignore-from */
 };
 

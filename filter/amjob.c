@@ -42,8 +42,9 @@ report_revisions(struct series_set *s, struct series *ser,
 				  ser->revision);
 		else
 			lore_info("Using revision v%d", ser->revision);
-		lore_info("Other revisions in the thread: %s (pick one with -vN)",
-			  others->str);
+		lore_info(
+		    "Other revisions in the thread: %s (pick one with -vN)",
+		    others->str);
 	}
 	g_string_free(others, TRUE);
 	g_array_unref(revs);
@@ -59,9 +60,9 @@ ranges(GArray *nums)
 	while (i < nums->len) {
 		int lo = g_array_index(nums, int, i);
 
-		for (j = i; j + 1 < nums->len &&
-			    g_array_index(nums, int, j + 1) ==
-				    g_array_index(nums, int, j) + 1;
+		for (j = i;
+		     j + 1 < nums->len && g_array_index(nums, int, j + 1) ==
+					      g_array_index(nums, int, j) + 1;
 		     j++)
 			;
 		g_string_append_printf(s, "%s%d", s->len ? ", " : "", lo);
@@ -75,8 +76,7 @@ ranges(GArray *nums)
 
 /* One line for the missing patches, however many a subject claims. */
 static gboolean
-report_missing(struct series *ser, GHashTable *pick,
-	       const struct amjob_opts *o)
+report_missing(struct series *ser, GHashTable *pick, const struct amjob_opts *o)
 {
 	GArray *miss = series_missing(ser);
 	GArray *bad = g_array_new(FALSE, FALSE, sizeof(int));
@@ -99,12 +99,15 @@ report_missing(struct series *ser, GHashTable *pick,
 			r = g_strdup_printf("%s of %d", list, ser->expected);
 		/* to a mail filter, a series still arriving is no error */
 		if (o->arriving && !o->allow_incomplete)
-			lore_err("v%d is incomplete, missing %s: nothing written yet",
+			lore_err("v%d is incomplete, missing %s: nothing "
+				 "written yet",
 				 ser->revision, r);
 		else
 			lore_err("v%d: missing %s", ser->revision, r);
 		if (!o->allow_incomplete && !o->arriving)
-			lore_err("the series is incomplete: nothing written (use --allow-incomplete to write the patches that exist)");
+			lore_err("the series is incomplete: nothing written "
+				 "(use --allow-incomplete to write the patches "
+				 "that exist)");
 	}
 	g_array_unref(bad);
 	g_array_unref(miss);
@@ -115,7 +118,8 @@ static void
 report_base(struct series *ser, const char *branch, const char *file)
 {
 	if (ser->base_commit) {
-		say_safe(" Base: using specified base-commit ", ser->base_commit);
+		say_safe(" Base: using specified base-commit ",
+			 ser->base_commit);
 		lore_info("       git checkout -b %s %s", branch,
 			  ser->base_commit);
 	} else {
@@ -147,7 +151,9 @@ refuse_unsafe(const struct spatch *p, const char *msg,
 	}
 	if (o->allow_unicode_control || !(c = lore_find_control(msg, &line)))
 		return LORE_OK;
-	lore_err("<%s> holds the Unicode control character U+%04X on line %u of its am-ready text: refused, nothing written (--allow-unicode-control-chars accepts it)",
+	lore_err("<%s> holds the Unicode control character U+%04X on line %u "
+		 "of its am-ready text: refused, nothing written "
+		 "(--allow-unicode-control-chars accepts it)",
 		 id, c, line);
 	return LORE_EUSAGE;
 }
@@ -155,8 +161,7 @@ refuse_unsafe(const struct spatch *p, const char *msg,
 /* Build the mbox (and the cover letter) in memory. */
 static int
 build(struct followups *f, struct series *ser, GHashTable *pick,
-      const struct amjob_opts *o, GString *mbox, GString *cover,
-      guint *count)
+      const struct amjob_opts *o, GString *mbox, GString *cover, guint *count)
 {
 	struct spatch *cp = series_cover(ser);
 	gboolean from_warned = FALSE;
@@ -166,9 +171,9 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 	lore_info("---");
 	for (i = 1; i < ser->slots->len; i++) {
 		struct series_entry *e =
-			&g_array_index(ser->slots, struct series_entry, i);
+		    &g_array_index(ser->slots, struct series_entry, i);
 		GPtrArray *fu;
-		struct am_note note = { 0 };
+		struct am_note note = {0};
 		char *msg;
 		guint k;
 
@@ -180,16 +185,18 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 			/* a run of missing patches is one line */
 			while (j + 1 < ser->slots->len &&
 			       !g_array_index(ser->slots, struct series_entry,
-					      j + 1).p &&
+					      j + 1)
+				    .p &&
 			       (!pick || g_hash_table_contains(
-						 pick, GINT_TO_POINTER(j + 1))))
+					     pick, GINT_TO_POINTER(j + 1))))
 				j++;
 			if (j == i)
 				lore_info("  ERROR: missing [%u/%d]!", i,
 					  ser->expected);
 			else
-				lore_info("  ERROR: missing [%u/%d] to [%u/%d]!",
-					  i, ser->expected, j, ser->expected);
+				lore_info(
+				    "  ERROR: missing [%u/%d] to [%u/%d]!", i,
+				    ser->expected, j, ser->expected);
 			i = j;
 			continue;
 		}
@@ -210,10 +217,12 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 			arc = attest_message(o->attest, e->p->msg, note.subject,
 					     FALSE);
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
-			g_autofree char *id = lore_term_safe(e->p->msg->msgid,
-							     -1);
+			g_autofree char *id =
+			    lore_term_safe(e->p->msg->msgid, -1);
 
-			lore_err("warning: a line of '%s' looks like an mbox From_ line to git am; use --mboxrd and git am --patch-format=mboxrd",
+			lore_err("warning: a line of '%s' looks like an mbox "
+				 "From_ line to git am; use --mboxrd and git "
+				 "am --patch-format=mboxrd",
 				 id);
 			from_warned = TRUE;
 		}
@@ -225,7 +234,7 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 	if (arc)
 		return arc;
 	if (cp && cover) {
-		struct series_entry ce = { cp, ser->revision, 0 };
+		struct series_entry ce = {cp, ser->revision, 0};
 		char *msg = am_message(&ce, NULL, &o->trailers, TRUE, NULL);
 
 		rc = refuse_unsafe(cp, msg, o);
@@ -281,8 +290,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	struct series *ser;
 	GHashTable *pick = NULL;
 	GString *mbox = NULL, *cover = NULL;
-	g_autofree char *slug = NULL, *branch = NULL, *mbx = NULL,
-			*cov = NULL;
+	g_autofree char *slug = NULL, *branch = NULL, *mbx = NULL, *cov = NULL;
 	GError *err = NULL;
 	guint count = 0, i;
 	int rc = LORE_OK;
@@ -342,8 +350,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if (o->outdir) {
 		mbx = g_strdup_printf("%s/%s.mbx", o->outdir, slug);
 		cov = g_strdup_printf("%s/%s.cover", o->outdir, slug);
-		const char *paths[] = { mbx, cov };
-		const GString *data[] = { mbox, cover };
+		const char *paths[] = {mbx, cov};
+		const GString *data[] = {mbox, cover};
 
 		if (!writer_files(paths, data, cover && cover->len ? 2 : 1,
 				  &err)) {
@@ -363,8 +371,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		g_autofree char *link = NULL;
 
 		for (i = 1; !first && i < ser->slots->len; i++)
-			first = g_array_index(ser->slots, struct series_entry,
-					      i).p;
+			first =
+			    g_array_index(ser->slots, struct series_entry, i).p;
 		if (first && o->link_mask) {
 			link = lore_mask_fill(o->link_mask, first->msg->msgid);
 			say_safe(" Link: ", link);

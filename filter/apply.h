@@ -17,9 +17,9 @@
 
 enum apply_mode {
 	APPLY_NONE = 0, /* only in the temporary worktree: for range-diff */
-	APPLY_BRANCH, /* --apply: onto the current branch */
-	APPLY_HEAD,   /* --apply=head: on the series' base, as FETCH_HEAD */
-	APPLY_MERGE,  /* --apply=merge: that, merged into the current branch */
+	APPLY_BRANCH,	/* --apply: onto the current branch */
+	APPLY_HEAD,	/* --apply=head: on the series' base, as FETCH_HEAD */
+	APPLY_MERGE, /* --apply=merge: that, merged into the current branch */
 };
 
 /* "" or NULL (branch), "head", "merge"; FALSE for anything else. */

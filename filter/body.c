@@ -26,8 +26,9 @@ diffstat_line(const char *l, size_t n)
 		return FALSE;
 	low = g_ascii_strdown(l + i + 5, n - i - 5);
 	for (p = low; *p; p++)
-		if (g_ascii_isdigit(*p) && (g_str_has_prefix(p + 1, " insertion") ||
-					    g_str_has_prefix(p + 1, " deletion")))
+		if (g_ascii_isdigit(*p) &&
+		    (g_str_has_prefix(p + 1, " insertion") ||
+		     g_str_has_prefix(p + 1, " deletion")))
 			return TRUE;
 	return FALSE;
 }
@@ -141,8 +142,8 @@ keep_indent(const char *para, GPtrArray *lines)
 		return;
 	first = lines->pdata[0];
 	if (*first && !strncmp(para + ws, first, strlen(first))) {
-		lines->pdata[0] = g_strdup_printf("%.*s%s", (int)ws, para,
-						  first);
+		lines->pdata[0] =
+		    g_strdup_printf("%.*s%s", (int)ws, para, first);
 		g_free(first);
 	}
 }
@@ -305,4 +306,3 @@ body_rebuild(const struct body_parts *bp, GPtrArray *trailers)
 	}
 	return g_string_free(s, FALSE);
 }
-

@@ -14,11 +14,11 @@
 #include "trailer.h"
 
 struct body_parts {
-	char *message;       /* the text above the trailers */
+	char *message;	     /* the text above the trailers */
 	GPtrArray *trailers; /* the trailer block of the last paragraph */
-	char *basement;      /* after "---" (or from "diff "), "" if none */
+	char *basement;	     /* after "---" (or from "diff "), "" if none */
 	char *signature;     /* after the last "-- " line, "" if none */
-	gboolean glued;      /* the trailer block shared its paragraph with
+	gboolean glued;	     /* the trailer block shared its paragraph with
 			      * lines of the message, no blank line between */
 };
 

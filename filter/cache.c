@@ -36,8 +36,8 @@ cache_path(const struct cache *c, const char *key)
 static char *
 sum_line(const void *data, gsize len)
 {
-	g_autofree char *h = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
-							  data, len);
+	g_autofree char *h =
+	    g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, len);
 
 	return g_strdup_printf("%" G_GSIZE_FORMAT " %s\n", len, h);
 }
@@ -95,12 +95,10 @@ cache_put(const struct cache *c, const char *key, const void *data, size_t len,
 	}
 	/* the entry, then its check: in between, or after a crash there,
 	 * the two disagree and the entry is fetched again */
-	if (!g_file_set_contents_full(path, data, len,
-				      G_FILE_SET_CONTENTS_CONSISTENT, 0600,
-				      &e) ||
-	    !g_file_set_contents_full(spath, sum, -1,
-				      G_FILE_SET_CONTENTS_CONSISTENT, 0600,
-				      &e)) {
+	if (!g_file_set_contents_full(
+		path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &e) ||
+	    !g_file_set_contents_full(
+		spath, sum, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot write '%s': %s",
 			    path, e->message);
 		g_error_free(e);

@@ -20,7 +20,7 @@ pick_glob(struct series *ser, const char *glob, GError **err)
 
 	for (i = 1; i < ser->slots->len; i++) {
 		struct spatch *p =
-			g_array_index(ser->slots, struct series_entry, i).p;
+		    g_array_index(ser->slots, struct series_entry, i).p;
 
 		if (p && p->subj.title &&
 		    g_pattern_spec_match_string(spec, p->subj.title))
@@ -31,7 +31,8 @@ pick_glob(struct series *ser, const char *glob, GError **err)
 		g_autofree char *s = lore_term_safe(glob, -1);
 
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-			    "-P '%s' matches no patch subject of the series", s);
+			    "-P '%s' matches no patch subject of the series",
+			    s);
 		g_hash_table_destroy(set);
 		return NULL;
 	}
@@ -52,14 +53,15 @@ cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 	if (!strcmp(spec, "_")) {
 		for (i = 1; i < ser->slots->len; i++) {
 			struct spatch *p =
-				g_array_index(ser->slots, struct series_entry, i).p;
+			    g_array_index(ser->slots, struct series_entry, i).p;
 
 			if (p && msgid && !strcmp(p->msg->msgid, msgid))
 				g_hash_table_add(set, GINT_TO_POINTER(i));
 		}
 		if (!g_hash_table_size(set)) {
 			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-				    "the given message is not a patch of the series; cannot cherry-pick it");
+				    "the given message is not a patch of the "
+				    "series; cannot cherry-pick it");
 			g_hash_table_destroy(set);
 			return NULL;
 		}
@@ -99,7 +101,8 @@ cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 	return set;
 bad:
 	g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-		    "bad --cherry-pick range '%s' (expected e.g. 1-3,5,7-)", spec);
+		    "bad --cherry-pick range '%s' (expected e.g. 1-3,5,7-)",
+		    spec);
 	g_hash_table_destroy(set);
 	return NULL;
 }

@@ -29,11 +29,11 @@ struct cli {
 	gboolean add_my_sob;
 	gboolean add_link;
 	gboolean cc_trailers;
-	char *outdir;       /* NULL: stdout (main.c turns -o - into NULL) */
-	char *mbox_name;    /* -n: file name stem with -o DIR, or NULL */
-	gboolean no_cover;  /* --no-cover: no NAME.cover with -o DIR */
+	char *outdir;	       /* NULL: stdout (main.c turns -o - into NULL) */
+	char *mbox_name;       /* -n: file name stem with -o DIR, or NULL */
+	gboolean no_cover;     /* --no-cover: no NAME.cover with -o DIR */
 	gboolean save_maildir; /* b4's -M, refused until it is built */
-	gboolean quilt;     /* b4's -Q, refused until it is built */
+	gboolean quilt;	       /* b4's -Q, refused until it is built */
 	gboolean mboxrd;
 	gboolean quiet;
 	gboolean version;
@@ -47,11 +47,11 @@ struct cli {
 	gboolean passthrough;
 	gboolean status_header;
 	gboolean allow_unicode_control;
-	char *apply;        /* --apply[=MODE] ("" for the branch), or NULL */
+	char *apply; /* --apply[=MODE] ("" for the branch), or NULL */
 	gboolean guess_base;
 	gboolean prep_3way;
 	gboolean check;
-	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
+	char *range_diff; /* --range-diff[=OLD..NEW] ("": default) */
 	gboolean no_index;
 	gboolean no_attestation;
 	char **args;

@@ -27,17 +27,20 @@ struct config *
 config_load_git(void)
 {
 	struct config *c = g_new0(struct config, 1);
-	const char *argv[] = { "git", "config", "-z", "--get-regexp",
-			       "^(lore-am|b4|user)\\.", NULL };
+	const char *argv[] = {
+	    "git", "config", "-z", "--get-regexp", "^(lore-am|b4|user)\\.",
+	    NULL};
 	g_autofree char *out = NULL;
 	gint status = 0;
 	char *p;
 
-	c->vals = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	c->vals =
+	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	if (!g_spawn_sync(NULL, (char **)argv, NULL,
 			  G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL |
-				  G_SPAWN_CHILD_INHERITS_STDIN,
-			  NULL, NULL, &out, NULL, &status, NULL) || !out)
+			      G_SPAWN_CHILD_INHERITS_STDIN,
+			  NULL, NULL, &out, NULL, &status, NULL) ||
+	    !out)
 		return c;
 	/* records are "key\nvalue\0"; a key alone means boolean true. The
 	 * output ends at its last NUL, and values hold no NUL. */
@@ -45,7 +48,8 @@ config_load_git(void)
 		char *nl = strchr(p, '\n');
 
 		if (nl)
-			g_hash_table_replace(c->vals, g_ascii_strdown(p, nl - p),
+			g_hash_table_replace(c->vals,
+					     g_ascii_strdown(p, nl - p),
 					     g_strdup(nl + 1));
 		else
 			g_hash_table_replace(c->vals, g_ascii_strdown(p, -1),

@@ -33,18 +33,17 @@ static struct {
 } lib;
 
 static const struct lore_sym syms[] = {
-	{ "curl_global_init", (gpointer *)&lib.global_init },
-	{ "curl_easy_init", (gpointer *)&lib.easy_init },
-	{ "curl_easy_setopt", (gpointer *)&lib.easy_setopt },
-	{ "curl_easy_perform", (gpointer *)&lib.easy_perform },
-	{ "curl_easy_getinfo", (gpointer *)&lib.easy_getinfo },
-	{ "curl_easy_cleanup", (gpointer *)&lib.easy_cleanup },
-	{ "curl_easy_strerror", (gpointer *)&lib.easy_strerror },
+    {"curl_global_init", (gpointer *)&lib.global_init},
+    {"curl_easy_init", (gpointer *)&lib.easy_init},
+    {"curl_easy_setopt", (gpointer *)&lib.easy_setopt},
+    {"curl_easy_perform", (gpointer *)&lib.easy_perform},
+    {"curl_easy_getinfo", (gpointer *)&lib.easy_getinfo},
+    {"curl_easy_cleanup", (gpointer *)&lib.easy_cleanup},
+    {"curl_easy_strerror", (gpointer *)&lib.easy_strerror},
 };
 
-static struct lore_lib libcurl = { .soname = CURLLIB_NAME,
-				   .syms = syms,
-				   .n = G_N_ELEMENTS(syms) };
+static struct lore_lib libcurl = {
+    .soname = CURLLIB_NAME, .syms = syms, .n = G_N_ELEMENTS(syms)};
 
 static char *failed; /* "cannot load ...": kept until the process ends */
 

@@ -37,11 +37,11 @@ addr_fits(const char *a)
 char *
 deliver_from_line(const struct message *m)
 {
-	static const char *const wday[] = { "Sun", "Mon", "Tue", "Wed",
-					    "Thu", "Fri", "Sat" };
-	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr",
-					   "May", "Jun", "Jul", "Aug",
-					   "Sep", "Oct", "Nov", "Dec" };
+	static const char *const wday[] = {"Sun", "Mon", "Tue", "Wed",
+					   "Thu", "Fri", "Sat"};
+	static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr",
+					  "May", "Jun", "Jul", "Aug",
+					  "Sep", "Oct", "Nov", "Dec"};
 	gint64 when = m->date;
 	time_t tt;
 	struct tm tm;
@@ -51,12 +51,11 @@ deliver_from_line(const struct message *m)
 		when = 0;
 	tt = (time_t)when;
 	gmtime_r(&tt, &tm);
-	return g_strdup_printf("From %s %s %s %2d %02d:%02d:%02d %d",
-			       addr_fits(m->from_email) ? m->from_email
-							: "MAILER-DAEMON",
-			       wday[tm.tm_wday], mon[tm.tm_mon], tm.tm_mday,
-			       tm.tm_hour, tm.tm_min, tm.tm_sec,
-			       tm.tm_year + 1900);
+	return g_strdup_printf(
+	    "From %s %s %s %2d %02d:%02d:%02d %d",
+	    addr_fits(m->from_email) ? m->from_email : "MAILER-DAEMON",
+	    wday[tm.tm_wday], mon[tm.tm_mon], tm.tm_mday, tm.tm_hour, tm.tm_min,
+	    tm.tm_sec, tm.tm_year + 1900);
 }
 
 void
@@ -108,7 +107,7 @@ file_msgid(const char *path)
 static void
 maildir_ids(const char *dir, GHashTable *have)
 {
-	static const char *const subs[] = { "cur", "new" };
+	static const char *const subs[] = {"cur", "new"};
 	guint i;
 
 	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
@@ -150,7 +149,7 @@ is_empty_dir(const char *dir)
 static int
 maildir_prepare(const char *dir, GError **err)
 {
-	static const char *const subs[] = { "cur", "new", "tmp" };
+	static const char *const subs[] = {"cur", "new", "tmp"};
 	gboolean exists = g_file_test(dir, G_FILE_TEST_EXISTS);
 	guint i, have = 0;
 
@@ -165,9 +164,10 @@ maildir_prepare(const char *dir, GError **err)
 		have += g_file_test(s, G_FILE_TEST_IS_DIR);
 	}
 	if (exists && !have && !is_empty_dir(dir)) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "'%s' is a folder but not a maildir (no cur/ or new/)",
-			    dir);
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "'%s' is a folder but not a maildir (no cur/ or new/)",
+		    dir);
 		return LORE_EUSAGE;
 	}
 	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
@@ -217,10 +217,9 @@ maildir_write(const char *dir, const char *host, const struct message *m,
 
 		g_free(*name);
 		g_free(tmp);
-		*name = g_strdup_printf("%" G_GINT64_FORMAT ".M%06dP%dQ%u.%s",
-					now / G_USEC_PER_SEC,
-					(int)(now % G_USEC_PER_SEC),
-					(int)getpid(), ++*seq, host);
+		*name = g_strdup_printf(
+		    "%" G_GINT64_FORMAT ".M%06dP%dQ%u.%s", now / G_USEC_PER_SEC,
+		    (int)(now % G_USEC_PER_SEC), (int)getpid(), ++*seq, host);
 		tmp = g_build_filename(dir, "tmp", *name, NULL);
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)
@@ -265,7 +264,7 @@ maildir_sync(const char *dir, GPtrArray *names)
 	close(fd);
 	for (i = 0; !ok && i < names->len; i++) {
 		g_autofree char *f =
-			g_build_filename(tmpdir, names->pdata[i], NULL);
+		    g_build_filename(tmpdir, names->pdata[i], NULL);
 
 		fd = open(f, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fsync(fd) < 0) {
@@ -286,7 +285,7 @@ maildir_link(const char *dir, const char *name, gboolean seen)
 {
 	g_autofree char *tmp = g_build_filename(dir, "tmp", name, NULL);
 	g_autofree char *dst =
-		g_strdup_printf("%s/cur/%s:2,%s", dir, name, seen ? "S" : "");
+	    g_strdup_printf("%s/cur/%s:2,%s", dir, name, seen ? "S" : "");
 	int e;
 
 	if (link(tmp, dst) == 0) {
@@ -324,15 +323,15 @@ maildir_discard(const char *dir, GPtrArray *names, guint from)
 
 	for (i = from; i < names->len; i++) {
 		g_autofree char *f =
-			g_build_filename(dir, "tmp", names->pdata[i], NULL);
+		    g_build_filename(dir, "tmp", names->pdata[i], NULL);
 
 		unlink(f);
 	}
 }
 
 int
-deliver_maildir(const char *dir, GPtrArray *msgs, gboolean seen,
-		guint *added, GError **err)
+deliver_maildir(const char *dir, GPtrArray *msgs, gboolean seen, guint *added,
+		GError **err)
 {
 	g_autofree char *host = NULL;
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
@@ -372,9 +371,10 @@ deliver_maildir(const char *dir, GPtrArray *msgs, gboolean seen,
 	for (i = 0; i < names->len; i++) {
 		if (!maildir_link(dir, names->pdata[i], seen)) {
 			if (!rc)
-				g_set_error(err, LORE_ERROR, LORE_EIO,
-					    "cannot deliver to maildir '%s': %s",
-					    dir, g_strerror(errno));
+				g_set_error(
+				    err, LORE_ERROR, LORE_EIO,
+				    "cannot deliver to maildir '%s': %s", dir,
+				    g_strerror(errno));
 			maildir_discard(dir, names, i + 1);
 			rc = LORE_EIO;
 			break;

@@ -143,7 +143,8 @@ inflate_some(struct xfer *x, const guint8 *p, size_t n)
 			return FALSE;
 		/* no message boundary for more than a message may hold: a
 		 * bomb of one endless message, held whole until the cap */
-		if (mbox_stream_held(x->split) > LORE_MAX_MESSAGE + INFLATE_CHUNK) {
+		if (mbox_stream_held(x->split) >
+		    LORE_MAX_MESSAGE + INFLATE_CHUNK) {
 			x->fail = F_MSG_TOO_BIG;
 			return FALSE;
 		}
@@ -343,16 +344,15 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
  * for lore-am.stall-timeout seconds: a drip, not silence.
  */
 static void
-stall_words(struct xfer *x, const char *url, curl_off_t total_us,
-	    GError **err)
+stall_words(struct xfer *x, const char *url, curl_off_t total_us, GError **err)
 {
 	g_autofree char *got = human_size(x->in_bytes);
 
-	g_set_error(
-	    err, LORE_ERROR, LORE_ETEMP,
-	    "cannot fetch %s: slower than 1 byte/s for %ld s (%s in %ld s; the server is dripping; see lore-am.stall-timeout)",
-	    url, x->o->stall_timeout, got,
-	    (long)(total_us / G_USEC_PER_SEC));
+	g_set_error(err, LORE_ERROR, LORE_ETEMP,
+		    "cannot fetch %s: slower than 1 byte/s for %ld s (%s in "
+		    "%ld s; the server is dripping; see lore-am.stall-timeout)",
+		    url, x->o->stall_timeout, got,
+		    (long)(total_us / G_USEC_PER_SEC));
 }
 
 /*
@@ -371,10 +371,10 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 	*retry = TRUE;
 	switch (x->fail) {
 	case F_HTML:
-		g_set_error(
-		    err, LORE_ERROR, LORE_ETEMP,
-		    "cannot fetch %s: the server sent an HTML page, not a gzipped mbox (a proxy or a bot check?)",
-		    url);
+		g_set_error(err, LORE_ERROR, LORE_ETEMP,
+			    "cannot fetch %s: the server sent an HTML page, "
+			    "not a gzipped mbox (a proxy or a bot check?)",
+			    url);
 		return LORE_ETEMP;
 	case F_NOT_GZIP:
 		g_set_error(err, LORE_ERROR, LORE_ETEMP,
@@ -390,33 +390,34 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 			    "cannot fetch %s: the gzip data is corrupt", url);
 		return LORE_ETEMP;
 	case F_TRUNCATED:
-		g_set_error(
-		    err, LORE_ERROR, LORE_ETEMP,
-		    "cannot fetch %s: the gzip data ends early (truncated answer)",
-		    url);
+		g_set_error(err, LORE_ERROR, LORE_ETEMP,
+			    "cannot fetch %s: the gzip data ends early "
+			    "(truncated answer)",
+			    url);
 		return LORE_ETEMP;
 	case F_TOO_BIG:
 		*retry = FALSE;
 		cap = human_size(x->o->max_size);
-		g_set_error(
-		    err, LORE_ERROR, LORE_EUSAGE,
-		    "cannot fetch %s: the thread inflates to more than %s (see lore-am.max-size)",
-		    url, cap);
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot fetch %s: the thread inflates to more than "
+			    "%s (see lore-am.max-size)",
+			    url, cap);
 		return LORE_EUSAGE;
 	case F_TOO_MUCH_MEMORY:
 		*retry = FALSE;
 		cap = human_size(x->o->max_size);
-		g_set_error(
-		    err, LORE_ERROR, LORE_EUSAGE,
-		    "cannot fetch %s: the thread would take more than %s of memory (%u messages so far, each counted with %u bytes of overhead; see lore-am.max-size)",
-		    url, cap, x->added, THREAD_MSG_COST);
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot fetch %s: the thread would take more than "
+			    "%s of memory (%u messages so far, each counted "
+			    "with %u bytes of overhead; see lore-am.max-size)",
+			    url, cap, x->added, THREAD_MSG_COST);
 		return LORE_EUSAGE;
 	case F_MSG_TOO_BIG:
 		*retry = FALSE;
-		g_set_error(
-		    err, LORE_ERROR, LORE_EUSAGE,
-		    "cannot fetch %s: a message of the thread inflates to more than %s",
-		    url, LORE_MAX_MESSAGE_TEXT);
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot fetch %s: a message of the thread inflates "
+			    "to more than %s",
+			    url, LORE_MAX_MESSAGE_TEXT);
 		return LORE_EUSAGE;
 	case F_NONE:
 		break;
@@ -433,23 +434,25 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		if (!*retry)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
-			    "cannot fetch %s: the archive's answers took more than %ld s in all (see lore-am.fetch-timeout)",
+			    "cannot fetch %s: the archive's answers took more "
+			    "than %ld s in all (see lore-am.fetch-timeout)",
 			    url, x->o->fetch_timeout);
 		else if (x->o->timeout &&
 			 total >= (curl_off_t)x->o->timeout * 1000000 - 500000)
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,
-			    "cannot fetch %s: not done after %ld s (the server is too slow; see lore-am.timeout)",
+			    "cannot fetch %s: not done after %ld s (the server "
+			    "is too slow; see lore-am.timeout)",
 			    url, x->o->timeout);
 		else if (pre && x->last_byte &&
 			 now - x->last_byte <
 			     x->o->stall_timeout * G_USEC_PER_SEC)
 			stall_words(x, url, total, err);
 		else if (pre)
-			g_set_error(
-			    err, LORE_ERROR, LORE_ETEMP,
-			    "cannot fetch %s: no data for %ld s (the server stalled)",
-			    url, x->o->stall_timeout);
+			g_set_error(err, LORE_ERROR, LORE_ETEMP,
+				    "cannot fetch %s: no data for %ld s (the "
+				    "server stalled)",
+				    url, x->o->stall_timeout);
 		else
 			g_set_error(
 			    err, LORE_ERROR, LORE_ETEMP,

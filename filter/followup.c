@@ -142,8 +142,8 @@ followup_collect(struct series_set *s, gboolean sloppy)
 			continue;
 		/* the series stage reads only what classifying needs */
 		if (!p->own)
-			p->own = trailer_from_reply(p->msg,
-						    message_body(p->msg));
+			p->own =
+			    trailer_from_reply(p->msg, message_body(p->msg));
 		if (p->own->len)
 			g_ptr_array_add(replies, p);
 	}
@@ -204,12 +204,12 @@ carried(struct followups *f, struct series *ser)
 		if (!g_hash_table_contains(by_id, pid))
 			g_hash_table_insert(by_id, (gpointer)pid,
 					    g_ptr_array_new());
-		g_ptr_array_extend(g_hash_table_lookup(by_id, pid), sent,
-				   NULL, NULL);
+		g_ptr_array_extend(g_hash_table_lookup(by_id, pid), sent, NULL,
+				   NULL);
 	}
 	for (i = 1; g_hash_table_size(by_id) && i < ser->slots->len; i++) {
 		struct spatch *p =
-			g_array_index(ser->slots, struct series_entry, i).p;
+		    g_array_index(ser->slots, struct series_entry, i).p;
 		const char *pid;
 		GPtrArray *c;
 
@@ -238,8 +238,7 @@ followup_for(struct followups *f, struct series *ser,
 		g_ptr_array_extend(out, l, NULL, NULL);
 	if ((l = g_hash_table_lookup(carried(f, ser), e->p)))
 		g_ptr_array_extend(out, l, NULL, NULL);
-	if (cover && cover != e->p &&
-	    (l = g_hash_table_lookup(f->to, cover)))
+	if (cover && cover != e->p && (l = g_hash_table_lookup(f->to, cover)))
 		g_ptr_array_extend(out, l, NULL, NULL);
 	return out;
 }
@@ -326,7 +325,7 @@ add_addrs(GPtrArray *out, const char *hdr)
 		/* decoded names may hold line breaks: a trailer is one line */
 		a->name = lore_one_line(internet_address_get_name(ia), -1);
 		a->email = lore_one_line(internet_address_mailbox_get_addr(
-						 INTERNET_ADDRESS_MAILBOX(ia)),
+					     INTERNET_ADDRESS_MAILBOX(ia)),
 					 -1);
 		a->key = cc_key(a->email);
 		g_ptr_array_add(out, a);
@@ -338,7 +337,8 @@ static void
 add_cc_trailers(const struct message *m, GPtrArray *body_tr, GPtrArray *newt,
 		GPtrArray *owned)
 {
-	GPtrArray *addrs = g_ptr_array_new_with_free_func((GDestroyNotify)addr_free);
+	GPtrArray *addrs =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)addr_free);
 	guint i, k;
 
 	add_addrs(addrs, m->to_hdr);
@@ -441,13 +441,13 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	g_ptr_array_extend(newt, fu, NULL, NULL);
 	if (o->add_link && o->link_trailer) {
 		g_autofree char *line =
-			lore_mask_fill(o->link_trailer, m->msgid);
+		    lore_mask_fill(o->link_trailer, m->msgid);
 		char *colon = strchr(line, ':');
 
 		if (colon) {
 			*colon = '\0';
-			g_ptr_array_add(owned, trailer_new(
-					       g_strstrip(line),
+			g_ptr_array_add(
+			    owned, trailer_new(g_strstrip(line),
 					       g_strstrip(colon + 1), NULL));
 			g_ptr_array_add(newt, owned->pdata[owned->len - 1]);
 		}
@@ -456,7 +456,8 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 		addmysob = TRUE;
 	if (o->cc_trailers)
 		add_cc_trailers(m, fix, newt, owned);
-	if (o->trailer_order && *o->trailer_order && strcmp(o->trailer_order, "*"))
+	if (o->trailer_order && *o->trailer_order &&
+	    strcmp(o->trailer_order, "*"))
 		apply_order(o->trailer_order, fix, &newt);
 	for (i = 0; i < newt->len; i++) {
 		struct trailer *t = newt->pdata[i];
@@ -488,7 +489,6 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	body_parts_clear(&bp);
 	return out;
 }
-
 
 void
 followup_report(struct followups *f)

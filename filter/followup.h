@@ -23,23 +23,23 @@
 #include "series.h"
 
 struct followup_opts {
-	gboolean add_trailers;  /* false with -T */
-	gboolean add_my_sob;    /* -s */
-	gboolean add_link;      /* -l */
-	char *link_trailer;     /* "Link: https://patch.msgid.link/%s" */
-	gboolean cc_trailers;   /* --cc-trailers */
-	char *trailer_order;    /* globs, "," separated, or NULL */
+	gboolean add_trailers;	/* false with -T */
+	gboolean add_my_sob;	/* -s */
+	gboolean add_link;	/* -l */
+	char *link_trailer;	/* "Link: https://patch.msgid.link/%s" */
+	gboolean cc_trailers;	/* --cc-trailers */
+	char *trailer_order;	/* globs, "," separated, or NULL */
 	GPtrArray *ignore_from; /* lower-case addresses (char *) */
-	char *user_name;        /* git config user.name, or NULL */
+	char *user_name;	/* git config user.name, or NULL */
 	char *user_email;
 };
 
 struct followups {
 	struct series_set *set;
-	GHashTable *to;	      /* struct spatch * -> GPtrArray * of the
-				 trailers sent to it (borrowed) */
-	GPtrArray *mismatches; /* struct trailer * refused (borrowed) */
-	GHashTable *patchids;  /* struct spatch * -> char * (or NULL) */
+	GHashTable *to;		    /* struct spatch * -> GPtrArray * of the
+				       trailers sent to it (borrowed) */
+	GPtrArray *mismatches;	    /* struct trailer * refused (borrowed) */
+	GHashTable *patchids;	    /* struct spatch * -> char * (or NULL) */
 	struct series *carried_for; /* the series @carried was made for */
 	GHashTable *carried;	    /* struct spatch * of @carried_for ->
 				       GPtrArray * from other revisions */

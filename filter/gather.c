@@ -14,8 +14,7 @@
 gboolean
 gather_parse_mode(const char *name, enum gather_mode *out)
 {
-	static const char *const names[] = { "auto", "notmuch", "lore",
-					     "mbox" };
+	static const char *const names[] = {"auto", "notmuch", "lore", "mbox"};
 	guint i;
 
 	for (i = 0; name && i < G_N_ELEMENTS(names); i++) {
@@ -134,7 +133,7 @@ ask_locals(struct state *st, GError **err)
 	for (i = 0; i < g->local->len; i++) {
 		struct source *src = g->local->pdata[i];
 		enum gather_role role =
-			g_array_index(g->roles, enum gather_role, i);
+		    g_array_index(g->roles, enum gather_role, i);
 		GError *e = NULL;
 		int rc;
 
@@ -207,7 +206,7 @@ int
 gather_run(struct gather *g, const char *msgid, struct message *piped,
 	   struct thread **out, struct series_set **outline_out, GError **err)
 {
-	struct state st = { g, msgid, thread_new(), NULL, 0, FALSE };
+	struct state st = {g, msgid, thread_new(), NULL, 0, FALSE};
 	int rc;
 
 	*out = NULL;
@@ -255,8 +254,7 @@ gather_run(struct gather *g, const char *msgid, struct message *piped,
 }
 
 int
-gather_more(struct gather *g, const char *msgid, struct thread *t,
-	    GError **err)
+gather_more(struct gather *g, const char *msgid, struct thread *t, GError **err)
 {
 	struct thread *extra = thread_new();
 	int rc;
@@ -296,7 +294,7 @@ gather_summary(struct thread *t)
 	}
 	for (i = 0; i < names->len; i++) {
 		guint n = GPOINTER_TO_UINT(
-			g_hash_table_lookup(counts, names->pdata[i]));
+		    g_hash_table_lookup(counts, names->pdata[i]));
 
 		g_string_append_printf(out, "%s %s %u message%s", i ? "," : "",
 				       (char *)names->pdata[i], n,

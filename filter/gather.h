@@ -75,8 +75,8 @@ void gather_set_archive(struct gather *g, struct source *archive);
  * NULL) is the message a mail client piped in. With @msgid NULL, the local
  * sources are read whole and nothing else is asked. On LORE_OK, *@out is
  * the thread cut to @msgid's reply tree (--no-parent as set) and, unless
- * whole_thread is set, *@outline its series (series_analyse()). LORE_OK also when a
- * source that did answer left the target out: the caller checks
+ * whole_thread is set, *@outline its series (series_analyse()). LORE_OK also
+ * when a source that did answer left the target out: the caller checks
  * thread_get(). Else the failing source's status, with @err set (and
  * LORE_EUSAGE with @err set when no source could be asked at all).
  */

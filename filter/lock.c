@@ -46,7 +46,7 @@ dotlock_try(const char *lockname)
 {
 	g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", lockname);
 	g_autofree char *pid =
-		g_strdup_printf("%d\n%s\n", (int)getpid(), g_get_host_name());
+	    g_strdup_printf("%d\n%s\n", (int)getpid(), g_get_host_name());
 	struct stat st;
 	gboolean got = FALSE;
 	int fd, e;
@@ -95,13 +95,11 @@ stale_reason(const GStatBuf *st, const char *text)
 	if (lines[0] &&
 	    g_ascii_string_to_unsigned(lore_strip(lines[0]), 10, 1, G_MAXINT,
 				       &pid, NULL) &&
-	    (!lines[1] || !*lines[1] ||
-	     !strcmp(lines[1], g_get_host_name())) &&
+	    (!lines[1] || !*lines[1] || !strcmp(lines[1], g_get_host_name())) &&
 	    kill((pid_t)pid, 0) < 0 && errno == ESRCH)
 		return g_strdup_printf("its process %d is gone", (int)pid);
 	if (age >= LOCK_STALE_AGE)
-		return g_strdup_printf("it is %" G_GINT64_FORMAT
-				       " minutes old",
+		return g_strdup_printf("it is %" G_GINT64_FORMAT " minutes old",
 				       age / 60);
 	return NULL;
 }
@@ -168,7 +166,8 @@ dotlock_take(struct lock *l, gint64 deadline, GError **err)
 			continue;
 		if (expired(deadline)) {
 			g_set_error(err, LORE_ERROR, LORE_ETEMP,
-				    "'%s' is locked ('%s' exists; remove it if no program is using the mailbox)",
+				    "'%s' is locked ('%s' exists; remove it if "
+				    "no program is using the mailbox)",
 				    l->path, lockname);
 			return LORE_ETEMP;
 		}
@@ -195,7 +194,7 @@ no_lock_support(int e)
 static int
 kernel_locks(struct lock *l, gint64 deadline, GError **err)
 {
-	struct flock fl = { 0 };
+	struct flock fl = {0};
 	gboolean have_fcntl = FALSE;
 
 	fl.l_type = F_WRLCK;
@@ -222,9 +221,10 @@ kernel_locks(struct lock *l, gint64 deadline, GError **err)
 			return LORE_EIO;
 		}
 		if (expired(deadline)) {
-			g_set_error(err, LORE_ERROR, LORE_ETEMP,
-				    "'%s' is locked by another program (%s lock)",
-				    l->path, have_fcntl ? "flock" : "fcntl");
+			g_set_error(
+			    err, LORE_ERROR, LORE_ETEMP,
+			    "'%s' is locked by another program (%s lock)",
+			    l->path, have_fcntl ? "flock" : "fcntl");
 			return LORE_ETEMP;
 		}
 		g_usleep(LOCK_RETRY_US);
@@ -250,7 +250,7 @@ int
 lock_open(struct lock *l, const char *path, guint timeout, GError **err)
 {
 	gint64 deadline =
-		g_get_monotonic_time() + (gint64)timeout * G_TIME_SPAN_SECOND;
+	    g_get_monotonic_time() + (gint64)timeout * G_TIME_SPAN_SECOND;
 	struct stat st;
 	int rc;
 

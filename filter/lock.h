@@ -16,12 +16,12 @@
 #include <glib.h>
 
 struct lock {
-	char *path;    /* the mailbox */
-	char *dotlock; /* "PATH.lock" while we hold it, else NULL */
-	int fd;        /* the mailbox, open for reading and writing */
+	char *path;	  /* the mailbox */
+	char *dotlock;	  /* "PATH.lock" while we hold it, else NULL */
+	int fd;		  /* the mailbox, open for reading and writing */
 	gboolean created; /* lock_open() made the file: it was missing */
-	char *stale; /* what a stale dotlock we took over held, else NULL:
-			"PID\nHOST\n" and its holder's lock_note() */
+	char *stale;	  /* what a stale dotlock we took over held, else NULL:
+			     "PID\nHOST\n" and its holder's lock_note() */
 };
 
 /* A dotlock this old is stale whoever holds it (procmail waits 1024 s). */

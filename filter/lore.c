@@ -39,10 +39,10 @@ lookup(const struct lore_opts *o, const char *url, const char *id, char **next,
 		    g_ascii_strncasecmp(loc, "https:", 6)) {
 			g_autofree char *s = lore_term_safe(loc, -1);
 
-			g_set_error(
-			    err, LORE_ERROR, LORE_ETEMP,
-			    "refusing the redirect from %s to %s: it leaves https",
-			    where, s);
+			g_set_error(err, LORE_ERROR, LORE_ETEMP,
+				    "refusing the redirect from %s to %s: it "
+				    "leaves https",
+				    where, s);
 			return LORE_ETEMP;
 		}
 		*next = url_join(loc, "t.mbox.gz");
@@ -64,8 +64,8 @@ typedef int (*try_fn)(const struct lore_opts *o, const char *mask,
  * kept nor cached; a mirror may do better.
  */
 static int
-holds_id(struct thread *t, const char *id, const char *raw_url,
-	 gboolean *retry, GError **err)
+holds_id(struct thread *t, const char *id, const char *raw_url, gboolean *retry,
+	 GError **err)
 {
 	g_autofree char *url = NULL, *safe = NULL;
 
@@ -75,7 +75,8 @@ holds_id(struct thread *t, const char *id, const char *raw_url,
 	safe = lore_term_safe(id, -1);
 	*retry = TRUE;
 	g_set_error(err, LORE_ERROR, LORE_ETEMP,
-		    "cannot fetch %s: the server sent a thread of %u message(s) without <%s>",
+		    "cannot fetch %s: the server sent a thread of %u "
+		    "message(s) without <%s>",
 		    url, t->msgs->len, safe);
 	return LORE_ETEMP;
 }
@@ -209,10 +210,10 @@ lore_fetch(struct source *src, const char *msgid, struct thread *t,
 	if (!o->no_cache && from_cache(o, &c, key, msgid, src, t))
 		return LORE_OK;
 	if (o->offline) {
-		g_set_error(
-		    err, LORE_ERROR, LORE_ENOTFOUND,
-		    "message <%s> is not in the cache, and --offline forbids fetching it",
-		    safe);
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "message <%s> is not in the cache, and --offline "
+			    "forbids fetching it",
+			    safe);
 		return LORE_ENOTFOUND;
 	}
 	raw = o->no_cache ? NULL : g_byte_array_new();

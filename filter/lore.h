@@ -26,7 +26,7 @@ struct lore_opts {
 	GPtrArray *mirrors;   /* masks tried on transient failures */
 	long connect_timeout; /* seconds */
 	long stall_timeout;   /* seconds without a byte */
-	long timeout;         /* seconds for a whole request, 0: none */
+	long timeout;	      /* seconds for a whole request, 0: none */
 	long fetch_timeout;   /* seconds for all requests of the run, 0: none */
 	gint64 deadline;      /* ... as a g_get_monotonic_time(), 0: none */
 	guint64 max_size;     /* cap on the decompressed thread, bytes */
@@ -42,7 +42,8 @@ struct lore_opts {
  * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
  * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire,
  * minutes), lore-am.connect-timeout, lore-am.stall-timeout, lore-am.timeout,
- * lore-am.fetch-timeout (seconds; its deadline counts from this call), lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
+ * lore-am.fetch-timeout (seconds; its deadline counts from this call),
+ * lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
  * that makes no sense.
  */
 gboolean lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err);

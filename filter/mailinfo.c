@@ -195,7 +195,7 @@ out:
 static int
 inbody_header(const char *l, size_t n, size_t *vstart)
 {
-	static const char *const names[] = { "From", "Subject", "Date" };
+	static const char *const names[] = {"From", "Subject", "Date"};
 	guint i;
 
 	for (i = 0; i < G_N_ELEMENTS(names); i++) {
@@ -254,8 +254,8 @@ mailinfo_looks_inbody(const char *body)
 
 /* The in-body headers found, by the index of inbody_header(). */
 struct inbody {
-	char *val[3];   /* decoded values, NULL when absent */
-	int pending;    /* the header being read (it may be folded), or -1 */
+	char *val[3]; /* decoded values, NULL when absent */
+	int pending;  /* the header being read (it may be folded), or -1 */
 	GString *pval;
 };
 
@@ -321,7 +321,7 @@ mailinfo_run(const struct message *m, const char *body, struct mailinfo *mi)
 	const char *l;
 	GString *out = g_string_sized_new(len);
 	gboolean header_stage = TRUE, in_patch = FALSE;
-	struct inbody ib = { { NULL, NULL, NULL }, -1, g_string_new(NULL) };
+	struct inbody ib = {{NULL, NULL, NULL}, -1, g_string_new(NULL)};
 	g_autofree char *dfrom = rfc2047_decode(m->from_hdr ? m->from_hdr : "");
 
 	mi->date = g_strdup(m->date_hdr ? m->date_hdr : "");
@@ -357,7 +357,7 @@ mailinfo_run(const struct message *m, const char *body, struct mailinfo *mi)
 		}
 		if (mailinfo_is_patch_break(l, cl))
 			in_patch = TRUE;
-keep:
+	keep:
 		g_string_append_len(out, l, ll);
 		if (has_nl)
 			g_string_append_c(out, '\n');

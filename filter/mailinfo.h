@@ -15,11 +15,11 @@
 struct message;
 
 struct mailinfo {
-	char *author_name;  /* "" when none */
+	char *author_name; /* "" when none */
 	char *author_email;
-	char *date;         /* as written, may be "" */
-	char *subject;      /* cleaned: no "Re:", no [PATCH ...] */
-	char *body;         /* the commit message and patch */
+	char *date;    /* as written, may be "" */
+	char *subject; /* cleaned: no "Re:", no [PATCH ...] */
+	char *body;    /* the commit message and patch */
 };
 
 void mailinfo_run(const struct message *m, const char *body,

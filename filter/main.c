@@ -20,7 +20,6 @@
 #define LORE_VERSION "0.1"
 #endif
 
-
 static struct cli *parsed;
 
 /* --apply takes an optional value: a callback is glib's only way */
@@ -33,8 +32,7 @@ apply_cb(const char *name, const char *value, gpointer data, GError **err)
 }
 
 static gboolean
-range_diff_cb(const char *name, const char *value, gpointer data,
-	      GError **err)
+range_diff_cb(const char *name, const char *value, gpointer data, GError **err)
 {
 	g_free(parsed->range_diff);
 	parsed->range_diff = g_strdup(value ? value : "");
@@ -45,140 +43,182 @@ static GOptionEntry *
 entries(struct cli *c)
 {
 	static GOptionEntry e[] = {
-		{ "mbox", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
-		  "Read the thread from this mbox file, maildir, or - (stdin); repeatable",
-		  "PATH" },
-		{ "notmuch", 'N', 0, G_OPTION_ARG_NONE, NULL,
-		  "Read the thread from the notmuch database (--source notmuch)",
-		  NULL },
-		{ "source", 0, 0, G_OPTION_ARG_STRING, NULL,
-		  "Where the thread comes from: auto (default: -m files, then notmuch, each only when needed), notmuch, lore or mbox",
-		  "SRC" },
-		{ "lore", 'L', 0, G_OPTION_ARG_STRING, NULL,
-		  "Fetch the thread from this public-inbox archive, %s for the Message-ID (default: " LORE_DEFAULT_MASK ")",
-		  "URL" },
-		{ "fallback", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
-		  "A mirror archive tried when the one before is down or failing; repeatable",
-		  "URL" },
-		{ "no-cache", 'C', 0, G_OPTION_ARG_NONE, NULL,
-		  "Neither read nor write the cache of fetched threads", NULL },
-		{ "offline", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Never use the network: the cache and -m mailboxes only",
-		  NULL },
-		{ "check-newer-revisions", 'c', 0, G_OPTION_ARG_NONE, NULL,
-		  "Ask the archive whether a newer revision of the series exists",
-		  NULL },
-		{ "use-newer", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Use the newer revision that -c finds (implies -c)", NULL },
-		{ "use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
-		  "Use revision N of the series instead of the latest", "N" },
-		{ "cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
-		  "Keep only these patches: 1-3,5,7-, _ (the given message) or *glob* (subjects)",
-		  "SPEC" },
-		{ "apply-cover-trailers", 't', 0, G_OPTION_ARG_NONE, NULL,
-		  "Accepted for b4 compatibility: cover letter trailers always apply",
-		  NULL },
-		{ "no-add-trailers", 'T', 0, G_OPTION_ARG_NONE, NULL,
-		  "Do not add follow-up trailers from replies", NULL },
-		{ "sloppy-trailers", 'S', 0, G_OPTION_ARG_NONE, NULL,
-		  "Accept trailers whose address does not match the sender", NULL },
-		{ "add-my-sob", 's', 0, G_OPTION_ARG_NONE, NULL,
-		  "Add your Signed-off-by (git config user.name/user.email)", NULL },
-		{ "add-link", 'l', 0, G_OPTION_ARG_NONE, NULL,
-		  "Add a Link: trailer to each patch", NULL },
-		{ "cc-trailers", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Copy the patch's To/Cc addresses as Cc: trailers", NULL },
-		{ "outdir", 'o', 0, G_OPTION_ARG_FILENAME, NULL,
-		  "Write NAME.mbx and NAME.cover (with --thread: MSGID.mbx) into DIR instead of stdout; - is stdout, as in b4",
-		  "DIR" },
-		{ "mbox-name", 'n', 0, G_OPTION_ARG_FILENAME, NULL,
-		  "With -o DIR: name the files NAME.mbx and NAME.cover, not after the series",
-		  "NAME" },
-		{ "no-cover", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "With -o DIR: do not write the cover letter", NULL },
-		{ "save-as-maildir", 'M', 0, G_OPTION_ARG_NONE, NULL,
-		  "b4's series as a maildir: not built yet (refused)", NULL },
-		{ "quilt-ready", 'Q', 0, G_OPTION_ARG_NONE, NULL,
-		  "b4's quilt-ready folder: not built yet (refused)", NULL },
-		{ "mboxrd", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Write mboxrd (for git am --patch-format=mboxrd)", NULL },
-		{ "allow-incomplete", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Write the patches that exist even when some are missing",
-		  NULL },
-		{ "no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Start the thread at the given message, not at its root",
-		  NULL },
-		{ "parent", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "A patch without i/N inside another series' thread: take the series it answers, not the patch alone",
-		  NULL },
-		{ "thread", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Write the whole thread, every message as received, not the series",
-		  NULL },
-		{ "maildir", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-		  "Deliver the whole thread into this maildir, skipping messages it holds",
-		  "DIR" },
-		{ "append", 0, 0, G_OPTION_ARG_FILENAME, NULL,
-		  "Append the whole thread to this mbox, under lock, skipping messages it holds",
-		  "MBOX" },
-		{ "seen", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "With --maildir: flag the delivered messages as seen", NULL },
-		{ "passthrough", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Mail filter: copy the message on stdin to stdout unchanged, write the series into -o DIR, exit 0 even when that fails",
-		  NULL },
-		{ "status-header", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "With --passthrough, add an X-Lore-Am: header saying what was found",
-		  NULL },
-		{ "allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Write patches holding Unicode bidi or zero-width controls",
-		  NULL },
-		{ "apply", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
-		  NULL,
-		  "Apply the series with git am to the current branch; =head: on its base, as FETCH_HEAD; =merge: that, merged with the cover letter as message",
-		  "MODE" },
-		{ "guess-base", 'g', 0, G_OPTION_ARG_NONE, NULL,
-		  "Find the recent commit the series applies to when its base-commit is absent",
-		  NULL },
-		{ "prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
-		  "Prepare the blobs git am -3 needs from the patches; with --apply, use git am -3",
-		  NULL },
-		{ "range-diff", 0, G_OPTION_FLAG_OPTIONAL_ARG,
-		  G_OPTION_ARG_CALLBACK, NULL,
-		  "Show what changed between two revisions (default: the latest and the one before) with git range-diff",
-		  "OLD..NEW" },
-		{ "check", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Run the per-patch check command (checkpatch.pl in a kernel tree) on each patch",
-		  NULL },
-		{ "no-index", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Read -m mailboxes whole, without their index (lore-am.index)",
-		  NULL },
-		{ "no-attestation", 0, 0, G_OPTION_ARG_NONE, NULL,
-		  "Do not check the DKIM signatures of the patches",
-		  NULL },
-		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
-		  "Print only errors on stderr", NULL },
-		{ "version", 'V', 0, G_OPTION_ARG_NONE, NULL,
-		  "Print the version and exit", NULL },
-		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
-		  NULL, NULL },
-		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	    {"mbox", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+	     "Read the thread from this mbox file, maildir, or - (stdin); "
+	     "repeatable",
+	     "PATH"},
+	    {"notmuch", 'N', 0, G_OPTION_ARG_NONE, NULL,
+	     "Read the thread from the notmuch database (--source notmuch)",
+	     NULL},
+	    {"source", 0, 0, G_OPTION_ARG_STRING, NULL,
+	     "Where the thread comes from: auto (default: -m files, then "
+	     "notmuch, each only when needed), notmuch, lore or mbox",
+	     "SRC"},
+	    {"lore", 'L', 0, G_OPTION_ARG_STRING, NULL,
+	     "Fetch the thread from this public-inbox archive, %s for the "
+	     "Message-ID (default: " LORE_DEFAULT_MASK ")",
+	     "URL"},
+	    {"fallback", 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL,
+	     "A mirror archive tried when the one before is down or failing; "
+	     "repeatable",
+	     "URL"},
+	    {"no-cache", 'C', 0, G_OPTION_ARG_NONE, NULL,
+	     "Neither read nor write the cache of fetched threads", NULL},
+	    {"offline", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Never use the network: the cache and -m mailboxes only", NULL},
+	    {"check-newer-revisions", 'c', 0, G_OPTION_ARG_NONE, NULL,
+	     "Ask the archive whether a newer revision of the series exists",
+	     NULL},
+	    {"use-newer", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Use the newer revision that -c finds (implies -c)", NULL},
+	    {"use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
+	     "Use revision N of the series instead of the latest", "N"},
+	    {"cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
+	     "Keep only these patches: 1-3,5,7-, _ (the given message) or "
+	     "*glob* (subjects)",
+	     "SPEC"},
+	    {"apply-cover-trailers", 't', 0, G_OPTION_ARG_NONE, NULL,
+	     "Accepted for b4 compatibility: cover letter trailers always "
+	     "apply",
+	     NULL},
+	    {"no-add-trailers", 'T', 0, G_OPTION_ARG_NONE, NULL,
+	     "Do not add follow-up trailers from replies", NULL},
+	    {"sloppy-trailers", 'S', 0, G_OPTION_ARG_NONE, NULL,
+	     "Accept trailers whose address does not match the sender", NULL},
+	    {"add-my-sob", 's', 0, G_OPTION_ARG_NONE, NULL,
+	     "Add your Signed-off-by (git config user.name/user.email)", NULL},
+	    {"add-link", 'l', 0, G_OPTION_ARG_NONE, NULL,
+	     "Add a Link: trailer to each patch", NULL},
+	    {"cc-trailers", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Copy the patch's To/Cc addresses as Cc: trailers", NULL},
+	    {"outdir", 'o', 0, G_OPTION_ARG_FILENAME, NULL,
+	     "Write NAME.mbx and NAME.cover (with --thread: MSGID.mbx) into "
+	     "DIR instead of stdout; - is stdout, as in b4",
+	     "DIR"},
+	    {"mbox-name", 'n', 0, G_OPTION_ARG_FILENAME, NULL,
+	     "With -o DIR: name the files NAME.mbx and NAME.cover, not after "
+	     "the series",
+	     "NAME"},
+	    {"no-cover", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "With -o DIR: do not write the cover letter", NULL},
+	    {"save-as-maildir", 'M', 0, G_OPTION_ARG_NONE, NULL,
+	     "b4's series as a maildir: not built yet (refused)", NULL},
+	    {"quilt-ready", 'Q', 0, G_OPTION_ARG_NONE, NULL,
+	     "b4's quilt-ready folder: not built yet (refused)", NULL},
+	    {"mboxrd", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Write mboxrd (for git am --patch-format=mboxrd)", NULL},
+	    {"allow-incomplete", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Write the patches that exist even when some are missing", NULL},
+	    {"no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Start the thread at the given message, not at its root", NULL},
+	    {"parent", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "A patch without i/N inside another series' thread: take the "
+	     "series it answers, not the patch alone",
+	     NULL},
+	    {"thread", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Write the whole thread, every message as received, not the "
+	     "series",
+	     NULL},
+	    {"maildir", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+	     "Deliver the whole thread into this maildir, skipping messages it "
+	     "holds",
+	     "DIR"},
+	    {"append", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+	     "Append the whole thread to this mbox, under lock, skipping "
+	     "messages it holds",
+	     "MBOX"},
+	    {"seen", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "With --maildir: flag the delivered messages as seen", NULL},
+	    {"passthrough", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Mail filter: copy the message on stdin to stdout unchanged, "
+	     "write the series into -o DIR, exit 0 even when that fails",
+	     NULL},
+	    {"status-header", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "With --passthrough, add an X-Lore-Am: header saying what was "
+	     "found",
+	     NULL},
+	    {"allow-unicode-control-chars", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Write patches holding Unicode bidi or zero-width controls", NULL},
+	    {"apply", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
+	     NULL,
+	     "Apply the series with git am to the current branch; =head: on "
+	     "its base, as FETCH_HEAD; =merge: that, merged with the cover "
+	     "letter as message",
+	     "MODE"},
+	    {"guess-base", 'g', 0, G_OPTION_ARG_NONE, NULL,
+	     "Find the recent commit the series applies to when its "
+	     "base-commit is absent",
+	     NULL},
+	    {"prep-3way", '3', 0, G_OPTION_ARG_NONE, NULL,
+	     "Prepare the blobs git am -3 needs from the patches; with "
+	     "--apply, use git am -3",
+	     NULL},
+	    {"range-diff", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
+	     NULL,
+	     "Show what changed between two revisions (default: the latest and "
+	     "the one before) with git range-diff",
+	     "OLD..NEW"},
+	    {"check", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Run the per-patch check command (checkpatch.pl in a kernel tree) "
+	     "on each patch",
+	     NULL},
+	    {"no-index", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Read -m mailboxes whole, without their index (lore-am.index)",
+	     NULL},
+	    {"no-attestation", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Do not check the DKIM signatures of the patches", NULL},
+	    {"quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
+	     "Print only errors on stderr", NULL},
+	    {"version", 'V', 0, G_OPTION_ARG_NONE, NULL,
+	     "Print the version and exit", NULL},
+	    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, NULL, NULL,
+	     NULL},
+	    {NULL, 0, 0, 0, NULL, NULL, NULL},
 	};
 	void *targets[] = {
-		&c->mboxes,	 &c->notmuch,	       &c->source,
-		&c->lore,	 &c->fallbacks,	       &c->no_cache,
-		&c->offline,	 &c->check_newer,      &c->use_newer,
-		&c->use_version, &c->cherry_pick,
-		&c->cover_trailers, &c->no_add_trailers, &c->sloppy,
-		&c->add_my_sob,	 &c->add_link,	       &c->cc_trailers,
-		&c->outdir,	 &c->mbox_name,	       &c->no_cover,
-		&c->save_maildir, &c->quilt,	       &c->mboxrd,	       &c->allow_incomplete,
-		&c->no_parent,	 &c->parent,	       &c->thread,	       &c->maildir,
-		&c->append,	 &c->seen,	       &c->passthrough,
-		&c->status_header, &c->allow_unicode_control,
-		(void *)apply_cb, &c->guess_base, &c->prep_3way, (void *)range_diff_cb, &c->check,
-		&c->no_index,
-		&c->no_attestation,
-		&c->quiet,	 &c->version,
-		&c->args,
+	    &c->mboxes,
+	    &c->notmuch,
+	    &c->source,
+	    &c->lore,
+	    &c->fallbacks,
+	    &c->no_cache,
+	    &c->offline,
+	    &c->check_newer,
+	    &c->use_newer,
+	    &c->use_version,
+	    &c->cherry_pick,
+	    &c->cover_trailers,
+	    &c->no_add_trailers,
+	    &c->sloppy,
+	    &c->add_my_sob,
+	    &c->add_link,
+	    &c->cc_trailers,
+	    &c->outdir,
+	    &c->mbox_name,
+	    &c->no_cover,
+	    &c->save_maildir,
+	    &c->quilt,
+	    &c->mboxrd,
+	    &c->allow_incomplete,
+	    &c->no_parent,
+	    &c->parent,
+	    &c->thread,
+	    &c->maildir,
+	    &c->append,
+	    &c->seen,
+	    &c->passthrough,
+	    &c->status_header,
+	    &c->allow_unicode_control,
+	    (void *)apply_cb,
+	    &c->guess_base,
+	    &c->prep_3way,
+	    (void *)range_diff_cb,
+	    &c->check,
+	    &c->no_index,
+	    &c->no_attestation,
+	    &c->quiet,
+	    &c->version,
+	    &c->args,
 	};
 	guint i;
 
@@ -191,20 +231,20 @@ entries(struct cli *c)
 static const char usage[] = "lore-am [OPTION...] [MSGID|URL]";
 
 static const char summary[] =
-	"Reads a patch mail on stdin (or takes a Message-ID or archive URL),\n"
-	"gathers its thread, and writes the latest revision of the series,\n"
-	"with the reviewers' trailers added, as an mbox that git am applies.\n"
-	"With --thread (or --maildir, --append), writes the whole thread\n"
-	"instead: every message, unchanged, in thread order.\n"
-	"b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
-	"\n"
-	"Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
-	"message; 2 usage or unreadable input; 74 output not written;\n"
-	"75 source temporarily unavailable or mailbox locked. With\n"
-	"--passthrough: 0 unless the mail itself could not be copied.\n"
-	"\n"
-	"Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
-	"mailbox's locks (default 10).";
+    "Reads a patch mail on stdin (or takes a Message-ID or archive URL),\n"
+    "gathers its thread, and writes the latest revision of the series,\n"
+    "with the reviewers' trailers added, as an mbox that git am applies.\n"
+    "With --thread (or --maildir, --append), writes the whole thread\n"
+    "instead: every message, unchanged, in thread order.\n"
+    "b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
+    "\n"
+    "Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
+    "message; 2 usage or unreadable input; 74 output not written;\n"
+    "75 source temporarily unavailable or mailbox locked. With\n"
+    "--passthrough: 0 unless the mail itself could not be copied.\n"
+    "\n"
+    "Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
+    "mailbox's locks (default 10).";
 
 static gboolean
 has_passthrough(int argc, char **argv)
@@ -230,7 +270,9 @@ b4_habits(struct cli *c)
 		char *word = c->args[0];
 
 		if (!strcmp(word, "shazam")) {
-			lore_err("shazam (apply the series with git am) is not built yet: use lore-am -o - ID > series.mbx && git am series.mbx");
+			lore_err("shazam (apply the series with git am) is not "
+				 "built yet: use lore-am -o - ID > series.mbx "
+				 "&& git am series.mbx");
 			return LORE_EUSAGE;
 		}
 		/* `am` is b4's subcommand, and lore-am only does that */
@@ -239,24 +281,28 @@ b4_habits(struct cli *c)
 		g_free(word);
 	}
 	if (c->save_maildir || c->quilt) {
-		lore_err("%s is not built yet: lore-am writes an mbox (-o DIR for files)",
-			 c->save_maildir ? "-M (--save-as-maildir)" :
-					   "-Q (--quilt-ready)");
+		lore_err("%s is not built yet: lore-am writes an mbox (-o DIR "
+			 "for files)",
+			 c->save_maildir ? "-M (--save-as-maildir)"
+					 : "-Q (--quilt-ready)");
 		return LORE_EUSAGE;
 	}
 	if (c->outdir && !strcmp(c->outdir, "-")) {
 		if (c->passthrough) {
-			lore_err("--passthrough needs -o DIR, not -o -: standard output carries the mail");
+			lore_err("--passthrough needs -o DIR, not -o -: "
+				 "standard output carries the mail");
 			return LORE_EUSAGE;
 		}
-		/* as in b4: the mbox goes to standard output (./- is a folder) */
+		/* as in b4: the mbox goes to standard output (./- is a folder)
+		 */
 		g_clear_pointer(&c->outdir, g_free);
 	}
 	if (c->mbox_name && (!*c->mbox_name || strchr(c->mbox_name, '/') ||
 			     c->mbox_name[0] == '.')) {
 		g_autofree char *s = lore_term_safe(c->mbox_name, -1);
 
-		lore_err("-n '%s': a file name, without '/' and not starting with '.'",
+		lore_err("-n '%s': a file name, without '/' and not starting "
+			 "with '.'",
 			 s);
 		return LORE_EUSAGE;
 	}
@@ -300,7 +346,7 @@ cli_clear(struct cli *c)
 int
 main(int argc, char **argv)
 {
-	struct cli c = { 0 };
+	struct cli c = {0};
 	GOptionContext *ctx;
 	GError *err = NULL;
 	gboolean filter = has_passthrough(argc, argv);

@@ -107,9 +107,9 @@ header_follows(const char *buf, size_t len, size_t pos)
  * caller's buffer, which always starts at or before the current message.
  */
 struct split {
-	goffset base; /* the file offset of the buffer's first byte */
-	size_t pos;   /* the next line to read */
-	size_t start; /* where the current message starts */
+	goffset base;	 /* the file offset of the buffer's first byte */
+	size_t pos;	 /* the next line to read */
+	size_t start;	 /* where the current message starts */
 	size_t searched; /* the unfinished line is searched for its '\n'
 			    from here (a line that never ends, a bomb of
 			    zeros, is searched once, not once per chunk) */
@@ -190,8 +190,8 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 	 * drop it too, or each read-and-write round trip would grow the last
 	 * message by a line. A bare message (no From_ line) keeps its bytes.
 	 */
-	if (st->have && st->framed && st->prev_blank &&
-	    len > st->start + 1 && buf[len - 1] == '\n')
+	if (st->have && st->framed && st->prev_blank && len > st->start + 1 &&
+	    buf[len - 1] == '\n')
 		len -= (len >= st->start + 2 && buf[len - 2] == '\r') ? 2 : 1;
 	if (st->have && len > st->start)
 		hand_over(st, buf, st->start, len);
@@ -200,7 +200,7 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 void
 mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
 {
-	struct split st = { .prev_blank = TRUE, .cb = cb, .data = data };
+	struct split st = {.prev_blank = TRUE, .cb = cb, .data = data};
 
 	split_lines(&st, buf, len, TRUE);
 }
@@ -223,7 +223,7 @@ stream_new(const struct split *init)
 struct mbox_stream *
 mbox_stream_new(mbox_cb cb, void *data)
 {
-	struct split st = { .prev_blank = TRUE, .cb = cb, .data = data };
+	struct split st = {.prev_blank = TRUE, .cb = cb, .data = data};
 
 	return stream_new(&st);
 }
@@ -240,9 +240,8 @@ mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
 		g_string_erase(s->buf, 0, st->start);
 		st->base += (goffset)st->start;
 		st->pos -= st->start;
-		st->searched = st->searched > st->start
-				       ? st->searched - st->start
-				       : 0;
+		st->searched =
+		    st->searched > st->start ? st->searched - st->start : 0;
 		st->start = 0;
 	}
 }
@@ -325,12 +324,13 @@ too_big(GByteArray *a, const char *path, gsize max, GError **err)
 	g_byte_array_unref(a);
 	if (!strcmp(path, "stdin"))
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "standard input: the message is larger than %" G_GSIZE_FORMAT
-			    " MiB; refused",
+			    "standard input: the message is larger than "
+			    "%" G_GSIZE_FORMAT " MiB; refused",
 			    max >> 20);
 	else
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "'%s' is larger than %" G_GSIZE_FORMAT " MiB; refused",
+			    "'%s' is larger than %" G_GSIZE_FORMAT
+			    " MiB; refused",
 			    path, max >> 20);
 	return NULL;
 }
@@ -357,8 +357,8 @@ slurp_fd(FILE *f, const char *path, gsize max, GError **err)
 			return too_big(a, path, max, err);
 	}
 	if (ferror(f)) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
-			    path, g_strerror(errno));
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(errno));
 		g_byte_array_unref(a);
 		return NULL;
 	}
@@ -375,8 +375,8 @@ slurp_gz(const char *path, gsize max, GError **err)
 	int n;
 
 	if (!gz) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
-			    path, g_strerror(errno));
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(errno));
 		return NULL;
 	}
 	a = g_byte_array_new();
@@ -410,8 +410,8 @@ mbox_slurp(const char *path, gsize max, GError **err)
 		return slurp_gz(path, max, err);
 	f = fopen(path, "rb");
 	if (!f) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
-			    path, g_strerror(errno));
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(errno));
 		return NULL;
 	}
 	b = slurp_fd(f, path, max, err);
@@ -428,7 +428,7 @@ cmp_names(gconstpointer a, gconstpointer b)
 static gboolean
 read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 {
-	static const char *const subs[] = { "cur", "new" };
+	static const char *const subs[] = {"cur", "new"};
 	gboolean any = FALSE;
 	guint i, k;
 
@@ -450,7 +450,7 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 		g_ptr_array_sort(names, cmp_names);
 		for (k = 0; k < names->len; k++) {
 			g_autofree char *f =
-				g_build_filename(dir, names->pdata[k], NULL);
+			    g_build_filename(dir, names->pdata[k], NULL);
 			GBytes *b = mbox_slurp(f, 0, NULL);
 			gsize sz;
 			const char *p;
@@ -464,9 +464,10 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 		g_ptr_array_free(names, TRUE);
 	}
 	if (!any)
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "'%s' is a folder but not a maildir (no cur/ or new/)",
-			    path);
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "'%s' is a folder but not a maildir (no cur/ or new/)",
+		    path);
 	return any;
 }
 
@@ -494,13 +495,11 @@ read_limited(void *handle, char *buf, size_t n)
 }
 
 gboolean
-mbox_scan_spans(const char *path, goffset start, goffset end,
-		mbox_span_cb cb, void *data, GError **err)
+mbox_scan_spans(const char *path, goffset start, goffset end, mbox_span_cb cb,
+		void *data, GError **err)
 {
-	struct split st = { .base = start,
-			    .prev_blank = TRUE,
-			    .span = cb,
-			    .data = data };
+	struct split st = {
+	    .base = start, .prev_blank = TRUE, .span = cb, .data = data};
 	struct limited l;
 	gboolean ok;
 
@@ -519,7 +518,7 @@ mbox_scan_spans(const char *path, goffset start, goffset end,
 gboolean
 mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 {
-	struct split st = { .prev_blank = TRUE, .cb = cb, .data = data };
+	struct split st = {.prev_blank = TRUE, .cb = cb, .data = data};
 	gboolean ok;
 	FILE *f;
 

@@ -46,8 +46,7 @@ void mbox_stream_free(struct mbox_stream *s);
  * Read @path: "-" is stdin (an mbox), a directory is a maildir, anything
  * else an mbox file. Returns FALSE and sets @err when it cannot be read.
  */
-gboolean mbox_read_path(const char *path, mbox_cb cb, void *data,
-			GError **err);
+gboolean mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err);
 
 /*
  * Split the bytes [@start, @end) of the mbox file @path as mbox_read_path()

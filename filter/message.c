@@ -116,7 +116,8 @@ find_one(const char *name, size_t nlen, const char *val, size_t vlen,
 {
 	struct want *w = data;
 
-	if (strlen(w->name) == nlen && !g_ascii_strncasecmp(name, w->name, nlen)) {
+	if (strlen(w->name) == nlen &&
+	    !g_ascii_strncasecmp(name, w->name, nlen)) {
 		w->value = unfold(val, vlen);
 		return FALSE;
 	}
@@ -126,7 +127,7 @@ find_one(const char *name, size_t nlen, const char *val, size_t vlen,
 char *
 message_header(const struct message *msg, const char *name)
 {
-	struct want w = { name, NULL };
+	struct want w = {name, NULL};
 
 	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL);
 	return w.value;
@@ -241,12 +242,12 @@ message_parse_addr(const char *value, char **name, char **email)
 
 		for (i = 0; i < n && !*email; i++) {
 			InternetAddress *ia =
-				internet_address_list_get_address(list, i);
+			    internet_address_list_get_address(list, i);
 
 			if (INTERNET_ADDRESS_IS_GROUP(ia)) {
 				InternetAddressList *m =
-					internet_address_group_get_members(
-						INTERNET_ADDRESS_GROUP(ia));
+				    internet_address_group_get_members(
+					INTERNET_ADDRESS_GROUP(ia));
 				if (!m || !internet_address_list_length(m))
 					continue;
 				ia = internet_address_list_get_address(m, 0);
@@ -254,7 +255,7 @@ message_parse_addr(const char *value, char **name, char **email)
 			if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
 				continue;
 			*email = g_strdup(internet_address_mailbox_get_addr(
-				INTERNET_ADDRESS_MAILBOX(ia)));
+			    INTERNET_ADDRESS_MAILBOX(ia)));
 			*name = g_strdup(internet_address_get_name(ia));
 		}
 		g_object_unref(list);
@@ -442,7 +443,7 @@ struct message *
 message_parse(const char *buf, size_t len, GError **err)
 {
 	struct message *m;
-	struct collect c = { 0 };
+	struct collect c = {0};
 	guint nfields = 0;
 	size_t skip = 0;
 

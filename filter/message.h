@@ -14,31 +14,31 @@
 #include <stddef.h>
 
 struct message {
-	char *raw;          /* the message as read, without a From_ line */
+	char *raw; /* the message as read, without a From_ line */
 	size_t len;
-	size_t body_off;    /* where the body starts in raw */
-	char *msgid;        /* normalised (msgid.h); NULL when absent */
-	char *in_reply_to;  /* first id of In-Reply-To, or NULL */
-	GPtrArray *refs;    /* ids of References, in order (char *) */
-	char *subject;      /* decoded, one clean line (lore_one_line) */
-	char *from_name;    /* decoded display name, "" when none */
-	char *from_email;   /* "" when none */
-	char *from_hdr;     /* From as one clean line, not decoded; or NULL */
-	char *date_hdr;     /* Date as one clean line; NULL when absent */
-	gint64 date;        /* seconds since the epoch, 0 when unknown */
-	int date_tz;        /* the Date's offset from UTC, in seconds */
-	char *to_hdr;       /* To/Cc as clean lines, for --cc-trailers */
+	size_t body_off;   /* where the body starts in raw */
+	char *msgid;	   /* normalised (msgid.h); NULL when absent */
+	char *in_reply_to; /* first id of In-Reply-To, or NULL */
+	GPtrArray *refs;   /* ids of References, in order (char *) */
+	char *subject;	   /* decoded, one clean line (lore_one_line) */
+	char *from_name;   /* decoded display name, "" when none */
+	char *from_email;  /* "" when none */
+	char *from_hdr;	   /* From as one clean line, not decoded; or NULL */
+	char *date_hdr;	   /* Date as one clean line; NULL when absent */
+	gint64 date;	   /* seconds since the epoch, 0 when unknown */
+	int date_tz;	   /* the Date's offset from UTC, in seconds */
+	char *to_hdr;	   /* To/Cc as clean lines, for --cc-trailers */
 	char *cc_hdr;
-	char *ctype_hdr;    /* raw Content-Type and -Transfer-Encoding */
+	char *ctype_hdr; /* raw Content-Type and -Transfer-Encoding */
 	char *cte_hdr;
-	char *body;         /* decoded UTF-8 text with LF ends (message_body) */
-	char *patch_text;   /* the same with the patch's bytes as sent, when
-			     * they are not UTF-8 (message_am_body); or NULL */
+	char *body;	  /* decoded UTF-8 text with LF ends (message_body) */
+	char *patch_text; /* the same with the patch's bytes as sent, when
+			   * they are not UTF-8 (message_am_body); or NULL */
 	gboolean body_done;
-	gboolean body_nul;  /* the text held NUL bytes, now U+FFFD: a patch
-			     * with them is refused, never cut short */
-	guint seq;          /* order in which the thread received it */
-	const char *origin; /* static name of the source that supplied it */
+	gboolean body_nul;    /* the text held NUL bytes, now U+FFFD: a patch
+			       * with them is refused, never cut short */
+	guint seq;	      /* order in which the thread received it */
+	const char *origin;   /* static name of the source that supplied it */
 	gboolean provisional; /* piped in; a source's copy replaces it */
 };
 

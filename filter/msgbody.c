@@ -43,7 +43,8 @@ is_text_part(GMimeContentType *ct)
 
 	if (!type || !sub)
 		return FALSE;
-	if (!g_ascii_strcasecmp(sub, "plain") && !g_ascii_strcasecmp(type, "text"))
+	if (!g_ascii_strcasecmp(sub, "plain") &&
+	    !g_ascii_strcasecmp(type, "text"))
 		return TRUE;
 	return !g_ascii_strcasecmp(sub, "x-patch") ||
 	       !g_ascii_strcasecmp(sub, "x-diff");
@@ -170,8 +171,8 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		return;
 	}
 	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
-		charset = g_mime_object_get_content_type_parameter(part,
-								   "charset");
+		charset =
+		    g_mime_object_get_content_type_parameter(part, "charset");
 		/* each part's lines stand apart from the next part's */
 		if (a->out->len && a->out->str[a->out->len - 1] != '\n')
 			g_string_append_c(a->out, '\n');
@@ -367,7 +368,7 @@ body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
 		return text ? kind : BODY_MIME;
 	if (msg->ctype_hdr) {
 		GMimeContentType *ct =
-			g_mime_content_type_parse(NULL, msg->ctype_hdr);
+		    g_mime_content_type_parse(NULL, msg->ctype_hdr);
 		gboolean ok;
 
 		if (!ct)
@@ -377,7 +378,7 @@ body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
 		     is_text_part(ct);
 		if (ok)
 			*charset = g_strdup(
-				g_mime_content_type_get_parameter(ct, "charset"));
+			    g_mime_content_type_get_parameter(ct, "charset"));
 		g_object_unref(ct);
 		return ok ? kind : BODY_MIME;
 	}
@@ -410,7 +411,7 @@ message_body(struct message *msg)
 	const char *raw = msg->raw + msg->body_off;
 	size_t n = msg->len - msg->body_off;
 	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
-	struct assembly a = { NULL, FALSE, FALSE };
+	struct assembly a = {NULL, FALSE, FALSE};
 	enum body_kind kind;
 	char *text;
 

@@ -29,7 +29,7 @@ newer_query(const char *title, const char *email, const char *change_id,
 {
 	GString *q = g_string_new("(");
 	g_autoptr(GDateTime) dt =
-		date > 0 ? g_date_time_new_from_unix_utc(date) : NULL;
+	    date > 0 ? g_date_time_new_from_unix_utc(date) : NULL;
 
 	if (change_id)
 		g_string_append_c(q, '(');
@@ -37,8 +37,8 @@ newer_query(const char *title, const char *email, const char *change_id,
 	if (email && *email)
 		append_phrase(q, " AND f:", email);
 	if (change_id) {
-		g_autofree char *cid = g_strconcat("change-id: ", change_id,
-						   NULL);
+		g_autofree char *cid =
+		    g_strconcat("change-id: ", change_id, NULL);
 
 		append_phrase(q, ") OR nq:", cid);
 	}
@@ -169,9 +169,9 @@ newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
 	} else if (!use) {
 		g_autofree char *sid = lore_term_safe(id, -1);
 
-		lore_err(
-		    "warning: a newer revision exists: v%d, \"%s\" <%s>; use --use-newer to take it",
-		    rev, subj, sid);
+		lore_err("warning: a newer revision exists: v%d, \"%s\" <%s>; "
+			 "use --use-newer to take it",
+			 rev, subj, sid);
 	} else {
 		lore_info("Newer revision found: v%d, \"%s\"; using it", rev,
 			  subj);

@@ -12,14 +12,14 @@
 
 struct nmlib nmlib;
 
-#define NMLIB_SYM(f) { #f, (gpointer *)&nmlib.f },
-static const struct lore_sym syms[] = { NMLIB_FUNCTIONS(NMLIB_SYM) };
+#define NMLIB_SYM(f) {#f, (gpointer *)&nmlib.f},
+static const struct lore_sym syms[] = {NMLIB_FUNCTIONS(NMLIB_SYM)};
 #undef NMLIB_SYM
 
 static struct lore_lib lib = {
-	.soname = "libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION),
-	.syms = syms,
-	.n = G_N_ELEMENTS(syms),
+    .soname = "libnotmuch.so." G_STRINGIFY(LIBNOTMUCH_MAJOR_VERSION),
+    .syms = syms,
+    .n = G_N_ELEMENTS(syms),
 };
 
 gboolean

@@ -140,7 +140,7 @@ passthrough_write(struct passthrough *pt, int out_fd, const char *status,
 
 	if (status && pt->is_mail) {
 		g_autofree char *line = g_strconcat(
-			"X-Lore-Am: ", status, pt->crlf ? "\r\n" : "\n", NULL);
+		    "X-Lore-Am: ", status, pt->crlf ? "\r\n" : "\n", NULL);
 
 		head = pt->hdr_off;
 		if (!write_all(out_fd, p, head, err) ||

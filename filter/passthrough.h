@@ -29,11 +29,11 @@
 
 struct passthrough {
 	GByteArray *buf;  /* the first bytes of stdin (all of it when eof) */
-	gboolean eof;     /* buf holds the whole input */
-	int in_fd;        /* where the rest comes from when !eof */
+	gboolean eof;	  /* buf holds the whole input */
+	int in_fd;	  /* where the rest comes from when !eof */
 	gboolean is_mail; /* the input starts with a header field */
-	size_t hdr_off;   /* where a header goes: after a From_ line, or 0 */
-	gboolean crlf;    /* the first header line ends in CRLF */
+	size_t hdr_off;	  /* where a header goes: after a From_ line, or 0 */
+	gboolean crlf;	  /* the first header line ends in CRLF */
 };
 
 /*

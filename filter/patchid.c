@@ -74,7 +74,7 @@ hunk_counts(const char *l, size_t n, int *before, int *after)
 char *
 patchid_stable(const char *text)
 {
-	struct pid p = { { 0 }, NULL, FALSE };
+	struct pid p = {{0}, NULL, FALSE};
 	size_t pos = 0, len = strlen(text), ll;
 	const char *l;
 	int before = -1, after = -1;

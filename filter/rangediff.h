@@ -22,7 +22,7 @@ gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
  * Build both revisions of the series @s with @o's settings and write
  * their range-diff on stdout (colored on a terminal). A lore_status.
  */
-int rangediff_run(struct series_set *s, struct amjob_opts *o, const struct cli *c,
-		  struct config *cfg);
+int rangediff_run(struct series_set *s, struct amjob_opts *o,
+		  const struct cli *c, struct config *cfg);
 
 #endif

@@ -73,9 +73,9 @@ fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 		o->trailers.link_trailer = g_strdup(DEFAULT_LINK_TRAILER);
 	}
 	o->trailers.trailer_order =
-		g_strdup(config_get(cfg, "trailer-order", "trailer-order"));
+	    g_strdup(config_get(cfg, "trailer-order", "trailer-order"));
 	o->trailers.ignore_from = split_list(
-		config_get(cfg, "trailers-ignore-from", "trailers-ignore-from"));
+	    config_get(cfg, "trailers-ignore-from", "trailers-ignore-from"));
 	o->trailers.user_name = g_strdup(config_raw(cfg, "user.name"));
 	o->trailers.user_email = g_strdup(config_raw(cfg, "user.email"));
 	o->use_version = c->use_version;
@@ -127,12 +127,12 @@ int
 run_check_thread_opts(struct cli *c)
 {
 	static const char *const series_only[] = {
-		"--use-version", "--cherry-pick", "--add-my-sob", "--add-link",
-		"--cc-trailers",
+	    "--use-version", "--cherry-pick", "--add-my-sob",
+	    "--add-link",    "--cc-trailers",
 	};
 	gboolean set[] = {
-		c->use_version != 0, c->cherry_pick != NULL, c->add_my_sob,
-		c->add_link, c->cc_trailers,
+	    c->use_version != 0, c->cherry_pick != NULL, c->add_my_sob,
+	    c->add_link,	 c->cc_trailers,
 	};
 	guint i, secs, outs = !!c->outdir + !!c->maildir + !!c->append;
 
@@ -146,7 +146,8 @@ run_check_thread_opts(struct cli *c)
 		return LORE_OK;
 	for (i = 0; i < G_N_ELEMENTS(set); i++) {
 		if (set[i]) {
-			lore_err("%s shapes the patch series; it does not go with --thread",
+			lore_err("%s shapes the patch series; it does not go "
+				 "with --thread",
 				 series_only[i]);
 			return LORE_EUSAGE;
 		}
@@ -157,9 +158,10 @@ run_check_thread_opts(struct cli *c)
 	}
 	if (c->append && !lock_timeout(&secs)) {
 		g_autofree char *v =
-			lore_term_safe(g_getenv("LORE_AM_LOCK_TIMEOUT"), -1);
+		    lore_term_safe(g_getenv("LORE_AM_LOCK_TIMEOUT"), -1);
 
-		lore_err("LORE_AM_LOCK_TIMEOUT is '%s', not a number of seconds from 0 to 3600",
+		lore_err("LORE_AM_LOCK_TIMEOUT is '%s', not a number of "
+			 "seconds from 0 to 3600",
 			 v);
 		return LORE_EUSAGE;
 	}
@@ -169,7 +171,7 @@ run_check_thread_opts(struct cli *c)
 static int
 run_thread(struct thread *t, const struct cli *c, const char *target)
 {
-	struct threadout_opts o = { 0 };
+	struct threadout_opts o = {0};
 
 	o.target = target;
 	o.no_parent = c->no_parent;
@@ -197,7 +199,8 @@ piped_message(const char *p, size_t n)
 		return NULL;
 	}
 	if (!m->msgid) {
-		lore_err("standard input: the message has no usable Message-ID");
+		lore_err(
+		    "standard input: the message has no usable Message-ID");
 		message_free(m);
 		return NULL;
 	}
@@ -262,7 +265,8 @@ choose_mode(const struct cli *c, struct config *cfg, enum gather_mode *mode)
 	if (v && !gather_parse_mode(v, mode)) {
 		g_autofree char *s = lore_term_safe(v, -1);
 
-		lore_err("unknown source '%s' in %s: use auto, notmuch, lore or mbox",
+		lore_err("unknown source '%s' in %s: use auto, notmuch, lore "
+			 "or mbox",
 			 s, c->source ? "--source" : "lore-am.source");
 		return LORE_EUSAGE;
 	}
@@ -286,23 +290,25 @@ add_sources(const struct cli *c, enum gather_mode mode, const char *target,
 
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
 		gather_add_local(s, source_mbox_new(c->mboxes[i]),
-				  GATHER_REQUIRED);
+				 GATHER_REQUIRED);
 	switch (mode) {
 	case GATHER_NOTMUCH:
 		if (!nm_compiled_in()) {
-			lore_err("-N: notmuch support is not compiled in (built with NO_NOTMUCH=1)");
+			lore_err("-N: notmuch support is not compiled in "
+				 "(built with NO_NOTMUCH=1)");
 			return LORE_EUSAGE;
 		}
 		if (!target) {
-			lore_err("-N needs a Message-ID: pipe the message in or give it as an argument");
+			lore_err("-N needs a Message-ID: pipe the message in "
+				 "or give it as an argument");
 			return LORE_EUSAGE;
 		}
 		gather_add_local(s, source_notmuch_new(NM_RETRY_MS),
-				  GATHER_REQUIRED);
+				 GATHER_REQUIRED);
 		break;
 	case GATHER_AUTO:
 		gather_add_local(s, source_notmuch_new(NM_RETRY_MS),
-				  GATHER_FALLBACK);
+				 GATHER_FALLBACK);
 		break;
 	case GATHER_MBOX:
 		if (!c->mboxes) {
@@ -396,8 +402,8 @@ static int
 work(struct cli *c, struct config *cfg, struct message *piped,
      const char *target, struct amjob_result *res)
 {
-	struct amjob_opts o = { 0 };
-	struct lore_opts lo = { 0 };
+	struct amjob_opts o = {0};
+	struct lore_opts lo = {0};
 	struct gather *g = NULL;
 	struct thread *t = NULL;
 	struct series_set *s = NULL;
@@ -407,7 +413,8 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 
 	rc = choose_mode(c, cfg, &mode);
 	if (!rc && c->thread && !target) {
-		lore_err("--thread needs a message: pipe one in or give its Message-ID");
+		lore_err("--thread needs a message: pipe one in or give its "
+			 "Message-ID");
 		rc = LORE_EUSAGE;
 	}
 	if (rc) {
@@ -510,7 +517,8 @@ run_cli(struct cli *c)
 		if (rc)
 			return rc;
 		if (!piped && !c->mboxes) {
-			lore_err("no message on standard input and no MSGID given");
+			lore_err(
+			    "no message on standard input and no MSGID given");
 			return LORE_EUSAGE;
 		}
 		if (piped)
@@ -536,7 +544,8 @@ passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
 	guint i;
 
 	if (!pt->eof) {
-		lore_err("the message is larger than %zu MiB: copied through without the series work",
+		lore_err("the message is larger than %zu MiB: copied through "
+			 "without the series work",
 			 PASSTHROUGH_MAX >> 20);
 		return LORE_EUSAGE;
 	}
@@ -545,16 +554,19 @@ passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
 		return LORE_EUSAGE;
 	}
 	if (c->args && c->args[0]) {
-		lore_err("--passthrough takes the message on standard input, not a MSGID");
+		lore_err("--passthrough takes the message on standard input, "
+			 "not a MSGID");
 		return LORE_EUSAGE;
 	}
 	if (!c->outdir) {
-		lore_err("--passthrough needs -o DIR: standard output carries the mail");
+		lore_err("--passthrough needs -o DIR: standard output carries "
+			 "the mail");
 		return LORE_EUSAGE;
 	}
 	for (i = 0; c->mboxes && c->mboxes[i]; i++) {
 		if (!strcmp(c->mboxes[i], "-")) {
-			lore_err("--passthrough reads the mail on standard input: -m - cannot be used");
+			lore_err("--passthrough reads the mail on standard "
+				 "input: -m - cannot be used");
 			return LORE_EUSAGE;
 		}
 	}
@@ -584,7 +596,7 @@ int
 run_passthrough(struct cli *c, int usage_rc)
 {
 	struct passthrough pt;
-	struct amjob_result res = { 0 };
+	struct amjob_result res = {0};
 	struct config *cfg = NULL;
 	g_autofree char *status = NULL;
 	GError *err = NULL;

@@ -157,13 +157,15 @@ add_patch(struct series_set *s, struct series *ser, struct spatch *p)
 	if (e->p) {
 		struct spatch *o = e->p;
 
-		if (o->reply || (o->counters_inferred && !p->counters_inferred)) {
+		if (o->reply ||
+		    (o->counters_inferred && !p->counters_inferred)) {
 			e->p = p;
 		} else if (o != p) {
 			warn(s, g_strdup_printf(
-				   "v%d %d/%d was sent more than once; using the first (<%s>), not <%s>",
-				   ser->revision, p->counter, p->expected,
-				   o->msg->msgid, p->msg->msgid));
+				    "v%d %d/%d was sent more than once; using "
+				    "the first (<%s>), not <%s>",
+				    ser->revision, p->counter, p->expected,
+				    o->msg->msgid, p->msg->msgid));
 		}
 	} else {
 		e->p = p;
@@ -177,10 +179,12 @@ add_message(struct series_set *s, struct spatch *p, GPtrArray *resent)
 	if (p->reply)
 		return;
 	if (p->counter == 0 && (!p->counters_inferred || p->has_diffstat)) {
-		if (g_hash_table_contains(s->covers, GINT_TO_POINTER(p->revision)))
-			warn(s, g_strdup_printf(
-				   "more than one v%d cover letter; using <%s>",
-				   p->revision, p->msg->msgid));
+		if (g_hash_table_contains(s->covers,
+					  GINT_TO_POINTER(p->revision)))
+			warn(s,
+			     g_strdup_printf(
+				 "more than one v%d cover letter; using <%s>",
+				 p->revision, p->msg->msgid));
 		g_hash_table_insert(s->covers, GINT_TO_POINTER(p->revision), p);
 		return;
 	}
@@ -188,8 +192,8 @@ add_message(struct series_set *s, struct spatch *p, GPtrArray *resent)
 		return;
 	if (!get_rev(s, p->revision) && p->revision_inferred) {
 		/* "[PATCH 2/3]" answering a "[PATCH v3 0/3]" is v3 */
-		struct spatch *irt = spatch_of(
-			s, thread_get(s->thread, p->msg->in_reply_to));
+		struct spatch *irt =
+		    spatch_of(s, thread_get(s->thread, p->msg->in_reply_to));
 
 		if (irt && irt->has_diffstat && !irt->has_diff)
 			p->revision = irt->revision;
@@ -261,7 +265,6 @@ add_messages(struct series_set *s)
 	g_ptr_array_free(resent, TRUE);
 }
 
-
 struct series_set *
 series_analyse(struct thread *t)
 {
@@ -325,8 +328,8 @@ series_revisions(struct series_set *s)
 static gboolean
 rerolls_same_slot(struct series_set *s, struct spatch *p)
 {
-	struct spatch *pp = spatch_of(s, thread_get(s->thread,
-						    p->msg->in_reply_to));
+	struct spatch *pp =
+	    spatch_of(s, thread_get(s->thread, p->msg->in_reply_to));
 	guint depth = 0;
 
 	while (pp && depth++ < 10000) {
@@ -363,8 +366,8 @@ partial_reroll(struct series_set *s, struct series *ser, int depth)
 		if (!e->p) {
 			e->p = pe->p;
 			e->revision = ser->revision;
-			e->reroll_from = pe->reroll_from ? pe->reroll_from
-							 : prev->revision;
+			e->reroll_from =
+			    pe->reroll_from ? pe->reroll_from : prev->revision;
 		} else {
 			e->reroll_from = ser->revision;
 		}
@@ -372,17 +375,17 @@ partial_reroll(struct series_set *s, struct series *ser, int depth)
 	check_complete(ser);
 	if (ser->complete) {
 		ser->partial_reroll = TRUE;
-		warn(s, g_strdup_printf(
-			   "v%d is a partial re-roll: the patches it did not re-send are taken from v%d",
-			   ser->revision, prev->revision));
+		warn(s, g_strdup_printf("v%d is a partial re-roll: the patches "
+					"it did not re-send are taken from v%d",
+					ser->revision, prev->revision));
 	}
 }
 
 static void
 find_cover(struct series_set *s, struct series *ser)
 {
-	struct spatch *c = g_hash_table_lookup(s->covers,
-					       GINT_TO_POINTER(ser->revision));
+	struct spatch *c =
+	    g_hash_table_lookup(s->covers, GINT_TO_POINTER(ser->revision));
 	guint i;
 
 	if (c) {

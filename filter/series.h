@@ -30,7 +30,7 @@ struct spatch {
 
 struct series_entry {
 	struct spatch *p; /* NULL when the slot is missing */
-	int revision;     /* the revision it stands in */
+	int revision;	  /* the revision it stands in */
 	int reroll_from;  /* revision it was carried over from, or 0 */
 };
 
@@ -44,7 +44,7 @@ struct series {
 
 struct series_set {
 	struct thread *thread;
-	GPtrArray *all;      /* struct spatch *, owned */
+	GPtrArray *all;	     /* struct spatch *, owned */
 	GHashTable *by_msg;  /* struct message * -> struct spatch * */
 	GHashTable *revs;    /* GINT revision -> struct series * */
 	GHashTable *covers;  /* GINT revision -> struct spatch * */

@@ -36,7 +36,7 @@ static int
 mbox_fetch(struct source *src, const char *msgid, struct thread *t,
 	   GError **err)
 {
-	struct add_ctx c = { t, src->name, 0 };
+	struct add_ctx c = {t, src->name, 0};
 
 	if (mdindex_gather(src->priv, msgid, t, src->name, &c.added) ==
 	    LORE_OK) {
@@ -62,8 +62,8 @@ source_mbox_new(const char *path)
 
 	/* what the summary calls it: "Sources: maildir 25 messages" */
 	s->name = strcmp(path, "-") && g_file_test(path, G_FILE_TEST_IS_DIR)
-			  ? "maildir"
-			  : "mbox";
+		      ? "maildir"
+		      : "mbox";
 	s->fetch = mbox_fetch;
 	s->free = mbox_free;
 	s->priv = g_strdup(path);

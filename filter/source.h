@@ -43,8 +43,8 @@ struct source {
 	int (*fetch)(struct source *src, const char *msgid, struct thread *t,
 		     GError **err);
 	void (*free)(struct source *src);
-	char *label;      /* what to call it in messages ("thread.mbox") */
-	guint added;      /* messages it contributed, for the summary */
+	char *label; /* what to call it in messages ("thread.mbox") */
+	guint added; /* messages it contributed, for the summary */
 	void *priv;
 };
 

@@ -111,7 +111,8 @@ take_group(const char **pp, struct subject *out)
 	/* "PATCHv3" means "PATCH v3" */
 	for (i = 0; i + 6 < content->len; i++)
 		if (!g_ascii_strncasecmp(content->str + i, "patch", 5) &&
-		    (content->str[i + 5] == 'v' || content->str[i + 5] == 'V') &&
+		    (content->str[i + 5] == 'v' ||
+		     content->str[i + 5] == 'V') &&
 		    g_ascii_isdigit(content->str[i + 6]))
 			g_string_insert_c(content, i + 5, ' ');
 	words = g_strsplit_set(content->str, " \t,;", -1);

@@ -11,11 +11,11 @@
 #include <glib.h>
 
 struct subject {
-	char *title;            /* the subject without its [...] prefixes */
-	gboolean reply;         /* Re:/Aw:/Fwd: and the like */
+	char *title;	/* the subject without its [...] prefixes */
+	gboolean reply; /* Re:/Aw:/Fwd: and the like */
 	gboolean resend, patch, rfc;
-	int revision;           /* 1 unless given as vN */
-	int counter, expected;  /* 1/1 unless given as i/N */
+	int revision;	       /* 1 unless given as vN */
+	int counter, expected; /* 1/1 unless given as i/N */
 	gboolean revision_inferred, counters_inferred;
 };
 

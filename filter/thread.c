@@ -69,8 +69,7 @@ thread_add(struct thread *t, struct message *m, const char *origin)
 }
 
 struct message *
-thread_add_provisional(struct thread *t, struct message *m,
-		       const char *origin)
+thread_add_provisional(struct thread *t, struct message *m, const char *origin)
 {
 	struct message *k = thread_add(t, m, origin);
 
@@ -214,7 +213,7 @@ struct link_ctx {
 	GHashTable *cut;
 	GHashTable *present; /* the thread's ids */
 	const char *sender;
-	GPtrArray *keys;     /* owned keys made for sender-scoped ids */
+	GPtrArray *keys; /* owned keys made for sender-scoped ids */
 };
 
 static void
@@ -252,16 +251,16 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	if (!target)
 		return 0;
 	u.ix = g_hash_table_new(g_str_hash, g_str_equal);
-	u.parent = g_array_sized_new(FALSE, FALSE, sizeof(guint),
-				     t->msgs->len * 2);
+	u.parent =
+	    g_array_sized_new(FALSE, FALSE, sizeof(guint), t->msgs->len * 2);
 	if (no_parent) {
 		cut = g_hash_table_new(g_str_hash, g_str_equal);
 		each_ref(target, add_to_set, cut);
 	}
 	for (i = 0; i < t->msgs->len; i++) {
 		struct message *m = t->msgs->pdata[i];
-		struct link_ctx c = { &u, uf_id(&u, m->msgid), cut, t->by_id,
-				      m->from_email, keys };
+		struct link_ctx c = {&u,       uf_id(&u, m->msgid), cut,
+				     t->by_id, m->from_email,	    keys};
 
 		if (m == target && no_parent)
 			continue;
@@ -369,7 +368,8 @@ thread_ordered(struct thread *t)
 			/* members of a reference cycle have no root: start
 			 * from the earliest one not yet written */
 			for (i = 0; i < t->msgs->len; i++)
-				if (!g_hash_table_contains(seen, t->msgs->pdata[i]))
+				if (!g_hash_table_contains(seen,
+							   t->msgs->pdata[i]))
 					break;
 			if (i == t->msgs->len)
 				break;

@@ -13,15 +13,15 @@
 #include "message.h"
 
 struct thread {
-	GPtrArray *msgs;    /* struct message *, in the order received */
-	GHashTable *by_id;  /* msgid -> struct message * */
-	guint dups;         /* messages dropped as duplicates */
-	guint no_id;        /* messages dropped for lack of a Message-ID */
-	guint unparsable;   /* pieces of input that were not mail */
-	guint too_big;      /* messages over LORE_MAX_MESSAGE, skipped */
-	gsize cost;         /* memory the messages added take, estimated: each
-			       its size plus THREAD_MSG_COST (a source's
-			       bound on memory reads it) */
+	GPtrArray *msgs;   /* struct message *, in the order received */
+	GHashTable *by_id; /* msgid -> struct message * */
+	guint dups;	   /* messages dropped as duplicates */
+	guint no_id;	   /* messages dropped for lack of a Message-ID */
+	guint unparsable;  /* pieces of input that were not mail */
+	guint too_big;	   /* messages over LORE_MAX_MESSAGE, skipped */
+	gsize cost;	   /* memory the messages added take, estimated: each
+			      its size plus THREAD_MSG_COST (a source's
+			      bound on memory reads it) */
 };
 
 /*

@@ -41,8 +41,8 @@ threadout_slug(const char *msgid)
 	while (s->len && s->str[0] == '_')
 		g_string_erase(s, 0, 1);
 	if (s->len > SLUG_MAX) {
-		const char *cut = g_utf8_find_prev_char(s->str,
-							s->str + SLUG_MAX + 1);
+		const char *cut =
+		    g_utf8_find_prev_char(s->str, s->str + SLUG_MAX + 1);
 
 		g_string_truncate(s, cut ? (gsize)(cut - s->str) : SLUG_MAX);
 	}
@@ -60,19 +60,20 @@ report_thread(GPtrArray *msgs, const struct threadout_opts *o)
 	lore_info("%u message%s in the thread of <%s>", msgs->len,
 		  msgs->len == 1 ? "" : "s", id);
 	if (o->no_parent)
-		lore_info("Starting at <%s>: its parents and their other replies left out",
+		lore_info("Starting at <%s>: its parents and their other "
+			  "replies left out",
 			  id);
 	lore_info("---");
 }
 
 static void
-report_new(const char *verb, const char *what, const char *path,
-	   guint added, guint total)
+report_new(const char *verb, const char *what, const char *path, guint added,
+	   guint total)
 {
 	g_autofree char *p = lore_term_safe(path, -1);
 
-	lore_info("%s %u new message%s %s '%s' (%u already there)", verb,
-		  added, added == 1 ? "" : "s", what, p, total - added);
+	lore_info("%s %u new message%s %s '%s' (%u already there)", verb, added,
+		  added == 1 ? "" : "s", what, p, total - added);
 }
 
 static int
@@ -119,14 +120,15 @@ threadout_run(struct thread *t, const struct threadout_opts *o)
 	if (o->maildir) {
 		rc = deliver_maildir(o->maildir, msgs, o->seen, &added, &err);
 		if (!rc)
-			report_new("Delivered", "to maildir", o->maildir,
-				   added, msgs->len);
+			report_new("Delivered", "to maildir", o->maildir, added,
+				   msgs->len);
 		else if (added)
-			g_prefix_error(&err, "%u new message%s delivered, then: ",
-				       added, added == 1 ? "" : "s");
+			g_prefix_error(
+			    &err, "%u new message%s delivered, then: ", added,
+			    added == 1 ? "" : "s");
 	} else if (o->append) {
-		rc = append_mbox(o->append, msgs, o->lock_timeout, &added,
-				 &err);
+		rc =
+		    append_mbox(o->append, msgs, o->lock_timeout, &added, &err);
 		if (!rc)
 			report_new("Appended", "to", o->append, added,
 				   msgs->len);

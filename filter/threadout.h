@@ -22,7 +22,7 @@ struct threadout_opts {
 	const char *outdir;  /* -o: write DIR/<slug>.mbx */
 	const char *maildir; /* --maildir DIR */
 	const char *append;  /* --append MBOX */
-	gboolean seen;       /* --seen: maildir messages flagged seen */
+	gboolean seen;	     /* --seen: maildir messages flagged seen */
 	guint lock_timeout;  /* seconds to wait for --append's locks */
 };
 

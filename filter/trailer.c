@@ -11,21 +11,24 @@
 #include <string.h>
 
 static const char *const utility_names[] = {
-	"fixes", "link", "buglink", "closes", "obsoleted-by", "message-id",
-	"change-id", "base-commit", "based-on", NULL,
+    "fixes",	  "link",      "buglink",     "closes",	  "obsoleted-by",
+    "message-id", "change-id", "base-commit", "based-on", NULL,
 };
-static const char *const link_names[] = { "link", "buglink", "closes", NULL };
+static const char *const link_names[] = {"link", "buglink", "closes", NULL};
 static const char *const nonperson_names[] = {
-	"link", "buglink", "closes", "fixes", "subject", "date",
-	"obsoleted-by", "change-id", "base-commit", NULL,
+    "link", "buglink",	    "closes",	 "fixes",	"subject",
+    "date", "obsoleted-by", "change-id", "base-commit", NULL,
 };
 /* Never trailers in a review reply: they are mail or patch metadata. */
 static const char *const reply_bad_names[] = {
-	"from", "author", "cc", "to", "date", "subject", "subscribe",
-	"unsubscribe", "base-commit", "change-id", NULL,
+    "from",	 "author",	"cc",	       "to",	    "date", "subject",
+    "subscribe", "unsubscribe", "base-commit", "change-id", NULL,
 };
 static const char *const ignored_names[] = {
-	"phone", "email", "prerequisite-message-id", NULL,
+    "phone",
+    "email",
+    "prerequisite-message-id",
+    NULL,
 };
 
 static gboolean
@@ -264,7 +267,8 @@ trailer_email_eq(const struct trailer *t, const char *email)
 	/* one domain is the other with one more label in front */
 	if (ol > tl)
 		return oat[ol - tl - 1] == '.' && !strcmp(oat + ol - tl, tat);
-	return tl > ol && tat[tl - ol - 1] == '.' && !strcmp(tat + tl - ol, oat);
+	return tl > ol && tat[tl - ol - 1] == '.' &&
+	       !strcmp(tat + tl - ol, oat);
 }
 
 gboolean
@@ -492,9 +496,10 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 			if (followup) {
 				if (in_set(ignored_names, lname))
 					skip = TRUE;
-				else if (nothers && (!strcmp(lname, "subject") ||
-						     !strcmp(lname, "date") ||
-						     !strcmp(lname, "from")))
+				else if (nothers &&
+					 (!strcmp(lname, "subject") ||
+					  !strcmp(lname, "date") ||
+					  !strcmp(lname, "from")))
 					skip = TRUE;
 				else if (!g_str_is_ascii(lname))
 					skip = TRUE;

@@ -17,7 +17,7 @@
 struct message;
 
 enum trailer_type {
-	TRAILER_PERSON,  /* carries an address: Reviewed-by, Acked-by, ... */
+	TRAILER_PERSON,	 /* carries an address: Reviewed-by, Acked-by, ... */
 	TRAILER_UTILITY, /* Fixes, Link, Closes, ... or any URL */
 	TRAILER_UNKNOWN,
 };

@@ -66,18 +66,18 @@ url_mask_check(const char *mask, GError **err)
 	gssize ph;
 
 	if (!url_is_http(mask)) {
-		g_set_error(
-		    err, LORE_ERROR, LORE_EUSAGE,
-		    "archive URL '%s' must start with http:// or https:// and name a host",
-		    mask);
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "archive URL '%s' must start with http:// or "
+			    "https:// and name a host",
+			    mask);
 		return NULL;
 	}
 	for (p = mask; *p; p++) {
 		if ((guchar)*p <= ' ' || *p == 0x7f) {
-			g_set_error(
-			    err, LORE_ERROR, LORE_EUSAGE,
-			    "archive URL '%s' holds white space or control characters",
-			    mask);
+			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+				    "archive URL '%s' holds white space or "
+				    "control characters",
+				    mask);
 			return NULL;
 		}
 	}

@@ -259,7 +259,8 @@ lore_to_utf8(const char *s, size_t len, const char *charset)
 	/* unlabelled 8-bit text is most often latin1; text mislabelled as
 	 * UTF-8 shows its bad bytes as U+FFFD, as b4 shows them */
 	if (!out && !(charset && *charset))
-		out = g_convert(s, len, "UTF-8", "ISO-8859-1", NULL, NULL, NULL);
+		out =
+		    g_convert(s, len, "UTF-8", "ISO-8859-1", NULL, NULL, NULL);
 	if (!out)
 		out = g_utf8_make_valid(s, len);
 	return out;

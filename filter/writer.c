@@ -160,7 +160,8 @@ write_temp(const char *path, const GString *data, GError **err)
 		close(fd);
 		unlink(tmp);
 		g_set_error(err, LORE_ERROR, LORE_EIO,
-			    "cannot write '%s': %s (the old file, if any, is unchanged)",
+			    "cannot write '%s': %s (the old file, if any, is "
+			    "unchanged)",
 			    path, g_strerror(e));
 		g_free(tmp);
 		return NULL;
@@ -169,7 +170,8 @@ write_temp(const char *path, const GString *data, GError **err)
 		e = errno;
 		unlink(tmp);
 		g_set_error(err, LORE_ERROR, LORE_EIO,
-			    "cannot write '%s': %s (the old file, if any, is unchanged)",
+			    "cannot write '%s': %s (the old file, if any, is "
+			    "unchanged)",
 			    path, g_strerror(e));
 		g_free(tmp);
 		return NULL;
@@ -236,7 +238,8 @@ writer_files(const char *const *paths, const GString *const *data, guint n,
 			continue;
 		if (rename(tmps[i], paths[i]) < 0) {
 			g_set_error(err, LORE_ERROR, LORE_EIO,
-				    "cannot write '%s': %s (the old file, if any, is unchanged)",
+				    "cannot write '%s': %s (the old file, if "
+				    "any, is unchanged)",
 				    paths[i], g_strerror(errno));
 			ok = FALSE;
 			break;
@@ -305,7 +308,7 @@ first_present(struct series *ser)
 
 	for (i = 0; i < ser->slots->len; i++) {
 		struct series_entry *e =
-			&g_array_index(ser->slots, struct series_entry, i);
+		    &g_array_index(ser->slots, struct series_entry, i);
 
 		if (e->p)
 			return e->p;

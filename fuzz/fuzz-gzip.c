@@ -89,10 +89,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_assert(!strcmp(a->msgid, b->msgid));
 		if (getenv("FUZZ_DEBUG") &&
 		    (a->len != b->len || memcmp(a->raw, b->raw, a->len)))
-			fprintf(stderr, "<%s>: streamed %zu bytes [%s], whole %zu [%s]\n",
-				a->msgid, a->len, g_strescape(a->raw + (a->len > 40 ? a->len - 40 : 0), NULL),
-				b->len, g_strescape(b->raw + (b->len > 40 ? b->len - 40 : 0), NULL));
-		fuzz_assert(a->len == b->len && !memcmp(a->raw, b->raw, a->len));
+			fprintf(
+			    stderr,
+			    "<%s>: streamed %zu bytes [%s], whole %zu [%s]\n",
+			    a->msgid, a->len,
+			    g_strescape(
+				a->raw + (a->len > 40 ? a->len - 40 : 0), NULL),
+			    b->len,
+			    g_strescape(b->raw +
+					    (b->len > 40 ? b->len - 40 : 0),
+					NULL));
+		fuzz_assert(a->len == b->len &&
+			    !memcmp(a->raw, b->raw, a->len));
 	}
 out:
 	/* the bytes themselves as a server's answer: anything but a crash */

@@ -41,7 +41,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	g_autofree char *s = fuzz_cstr(data, size);
 	GString *mbox = g_string_new(NULL);
-	struct got g = { 0 }, raw = { 0 };
+	struct got g = {0}, raw = {0};
 
 	writer_mbox_add(mbox, s, TRUE);
 	mbox_split(mbox->str, mbox->len, collect, &g);

@@ -64,7 +64,8 @@ patch_start(const char *t)
 	const char *l;
 
 	while (lore_next_line(t, len, &pos, &l, &ll))
-		if (mailinfo_is_patch_break(l, ll) && !mailinfo_is_scissors(l, ll))
+		if (mailinfo_is_patch_break(l, ll) &&
+		    !mailinfo_is_scissors(l, ll))
 			return l - t;
 	return len;
 }

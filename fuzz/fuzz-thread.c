@@ -1,9 +1,10 @@
 /*
  * fuzz-thread.c - the whole pipeline on a hostile mailbox: mbox split,
  * thread (dedup, prune, order), series (revisions, cover, re-rolls),
- * trailers (follow-ups collected, carried, merged), the am-ready message of every patch and the file names.
- * The am-ready headers must be exactly the ones lore-am writes: no mail
- * can smuggle in a header or a trailer of its own through a line break.
+ * trailers (follow-ups collected, carried, merged), the am-ready message of
+ * every patch and the file names. The am-ready headers must be exactly the ones
+ * lore-am writes: no mail can smuggle in a header or a trailer of its own
+ * through a line break.
  */
 #include "fuzz.h"
 
@@ -60,9 +61,13 @@ static void
 check_headers(const char *am)
 {
 	static const char *const names[] = {
-		"Subject: ", "From: ", "Date: ", "Message-Id: <",
-		"MIME-Version: 1.0\n", "Content-Type: ",
-		"Content-Transfer-Encoding: ",
+	    "Subject: ",
+	    "From: ",
+	    "Date: ",
+	    "Message-Id: <",
+	    "MIME-Version: 1.0\n",
+	    "Content-Type: ",
+	    "Content-Transfer-Encoding: ",
 	};
 	const char *p = am;
 	guint seen = 0, i;
@@ -114,8 +119,8 @@ write_series(struct followups *f, struct series *ser, const char *target)
 
 	for (i = 0; i < ser->slots->len; i++) {
 		struct series_entry *e =
-			&g_array_index(ser->slots, struct series_entry, i);
-		struct am_note note = { 0 };
+		    &g_array_index(ser->slots, struct series_entry, i);
+		struct am_note note = {0};
 		GPtrArray *fu;
 		char *msg, *safe;
 

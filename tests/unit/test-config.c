@@ -19,53 +19,51 @@ static const struct {
 	gboolean outside; /* run outside the repository */
 	gboolean direct;  /* read without git */
 } cases[] = {
-	{ "identity", "[user]\n\tname = A U Thor\n\temail = a@example.org\n",
-	  "", NULL, NULL, FALSE, TRUE },
-	{ "b4 and lore-am keys, the repository wins",
-	  "[b4]\n\tmidmask = https://lore.example/%s\n"
-	  "[lore-am]\n\tstatus-header\n",
-	  "[lore-am]\n\tstatus-header = false\n", NULL, NULL, FALSE, TRUE },
-	{ "case, blanks inside and around a value, comments",
-	  "[LORE-AM]\n  MidMask=x   y\t z  # c\n;comment\n\n# more\n"
-	  "[user]  # the identity\n\tname\t=\tTab\tBed ;x\n",
-	  "", NULL, NULL, FALSE, TRUE },
-	{ "a subsection and an unrelated section",
-	  "[b4 \"Sub\"]\n\tKey = v ; c\n[core]\n\tbare = false\n"
-	  "[alias]\n\tco = checkout\n",
-	  "", NULL, NULL, FALSE, TRUE },
-	{ "CRLF line ends", "[user]\r\n\tname = Win Dows\r\n", "", NULL, NULL,
-	  FALSE, TRUE },
-	{ "an empty value, no final newline", "[user]\n\temail =", "", NULL,
-	  NULL, FALSE, TRUE },
-	{ "UTF-8 in a value", "[user]\n\tname = Zo\xc3\xab \xc3\x98" "degaard\n",
-	  "", NULL, NULL, FALSE, TRUE },
-	{ "outside any repository", "[b4]\n\tlinkmask = https://l/%s\n",
-	  NULL, NULL, NULL, TRUE, TRUE },
-	{ "the system file first (GIT_CONFIG_SYSTEM)",
-	  "[b4]\n\tmidmask = global\n",
-	  "", "[b4]\n\tmidmask = system\n\ttrailer-order = a,b\n", NULL,
-	  FALSE, TRUE },
-	{ "a quoted value", "[user]\n\tname = \"A ; B\"\n", "", NULL, NULL,
-	  FALSE, FALSE },
-	{ "an escape", "[user]\n\tname = a\\tb\n", "", NULL, NULL, FALSE,
-	  FALSE },
-	{ "a continued line", "[user]\n\tname = a\\\n b\n", "", NULL, NULL,
-	  FALSE, FALSE },
-	{ "an include", "[user]\n\tname = x\n[include]\n\tpath = other\n", "",
-	  NULL, NULL, FALSE, FALSE },
-	{ "a conditional include in the repository", "",
-	  "[includeIf \"gitdir:/\"]\n\tpath = other\n", NULL, NULL, FALSE,
-	  FALSE },
-	{ "a key on the header's line", "[user] name = X\n", "", NULL, NULL,
-	  FALSE, FALSE },
-	{ "an old-style subsection", "[b4.sub]\n\tkey = v\n", "", NULL, NULL,
-	  FALSE, FALSE },
-	{ "settings on git's command line", "[user]\n\tname = file\n", "",
-	  NULL, "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name "
-		"GIT_CONFIG_VALUE_0=env",
-	  FALSE, FALSE },
-	{ "GIT_DIR", "[user]\n\tname = file\n", "", NULL, "GIT_DIR=.", FALSE,
-	  FALSE },
+    {"identity", "[user]\n\tname = A U Thor\n\temail = a@example.org\n", "",
+     NULL, NULL, FALSE, TRUE},
+    {"b4 and lore-am keys, the repository wins",
+     "[b4]\n\tmidmask = https://lore.example/%s\n"
+     "[lore-am]\n\tstatus-header\n",
+     "[lore-am]\n\tstatus-header = false\n", NULL, NULL, FALSE, TRUE},
+    {"case, blanks inside and around a value, comments",
+     "[LORE-AM]\n  MidMask=x   y\t z  # c\n;comment\n\n# more\n"
+     "[user]  # the identity\n\tname\t=\tTab\tBed ;x\n",
+     "", NULL, NULL, FALSE, TRUE},
+    {"a subsection and an unrelated section",
+     "[b4 \"Sub\"]\n\tKey = v ; c\n[core]\n\tbare = false\n"
+     "[alias]\n\tco = checkout\n",
+     "", NULL, NULL, FALSE, TRUE},
+    {"CRLF line ends", "[user]\r\n\tname = Win Dows\r\n", "", NULL, NULL, FALSE,
+     TRUE},
+    {"an empty value, no final newline", "[user]\n\temail =", "", NULL, NULL,
+     FALSE, TRUE},
+    {"UTF-8 in a value",
+     "[user]\n\tname = Zo\xc3\xab \xc3\x98"
+     "degaard\n",
+     "", NULL, NULL, FALSE, TRUE},
+    {"outside any repository", "[b4]\n\tlinkmask = https://l/%s\n", NULL, NULL,
+     NULL, TRUE, TRUE},
+    {"the system file first (GIT_CONFIG_SYSTEM)", "[b4]\n\tmidmask = global\n",
+     "", "[b4]\n\tmidmask = system\n\ttrailer-order = a,b\n", NULL, FALSE,
+     TRUE},
+    {"a quoted value", "[user]\n\tname = \"A ; B\"\n", "", NULL, NULL, FALSE,
+     FALSE},
+    {"an escape", "[user]\n\tname = a\\tb\n", "", NULL, NULL, FALSE, FALSE},
+    {"a continued line", "[user]\n\tname = a\\\n b\n", "", NULL, NULL, FALSE,
+     FALSE},
+    {"an include", "[user]\n\tname = x\n[include]\n\tpath = other\n", "", NULL,
+     NULL, FALSE, FALSE},
+    {"a conditional include in the repository", "",
+     "[includeIf \"gitdir:/\"]\n\tpath = other\n", NULL, NULL, FALSE, FALSE},
+    {"a key on the header's line", "[user] name = X\n", "", NULL, NULL, FALSE,
+     FALSE},
+    {"an old-style subsection", "[b4.sub]\n\tkey = v\n", "", NULL, NULL, FALSE,
+     FALSE},
+    {"settings on git's command line", "[user]\n\tname = file\n", "", NULL,
+     "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name "
+     "GIT_CONFIG_VALUE_0=env",
+     FALSE, FALSE},
+    {"GIT_DIR", "[user]\n\tname = file\n", "", NULL, "GIT_DIR=.", FALSE, FALSE},
 };
 
 static gboolean
@@ -115,7 +113,7 @@ main(void)
 	g_autofree char *lcfg = g_build_filename(repo, ".git", "config", NULL);
 	g_autofree char *scfg = g_build_filename(tmp, "system", NULL);
 	g_autofree char *init = NULL;
-	const char *git_init[] = { "git", "init", "-q", repo, NULL };
+	const char *git_init[] = {"git", "init", "-q", repo, NULL};
 	gint status = 1;
 	guint i;
 
@@ -138,11 +136,11 @@ main(void)
 
 	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autofree char *local = g_strconcat(
-			init, cases[i].local ? cases[i].local : "", NULL);
+		    init, cases[i].local ? cases[i].local : "", NULL);
 		g_auto(GStrv) env =
-			cases[i].env ? g_strsplit(cases[i].env, " ", -1) : NULL;
+		    cases[i].env ? g_strsplit(cases[i].env, " ", -1) : NULL;
 		GHashTable *direct = g_hash_table_new_full(
-			g_str_hash, g_str_equal, g_free, g_free);
+		    g_str_hash, g_str_equal, g_free, g_free);
 		struct config *viagit, *loaded;
 		gboolean read;
 		guint e;
@@ -167,7 +165,8 @@ main(void)
 		viagit = config_load_git();
 		loaded = config_load();
 		tap_is_int(read, cases[i].direct, "%s: %s", cases[i].what,
-			   cases[i].direct ? "read without git" : "left to git");
+			   cases[i].direct ? "read without git"
+					   : "left to git");
 		if (read) {
 			tap_ok(same_table(direct, viagit->vals),
 			       "%s: the same settings as git config gives",

@@ -21,41 +21,39 @@ msg(const char *raw)
 static const struct {
 	const char *raw, *from_line;
 } from_cases[] = {
-	{ "From: A <a@example.org>\nDate: Mon, 1 Jan 2024 12:00:00 +0000\n\nx\n",
-	  "From a@example.org Mon Jan  1 12:00:00 2024" },
-	{ "From: a@example.org\nDate: Tue, 12 Mar 2024 23:59:59 -0100\n\nx\n",
-	  "From a@example.org Wed Mar 13 00:59:59 2024" },
-	{ "From: Nobody <>\nDate: Mon, 1 Jan 2024 12:00:00 +0000\n\nx\n",
-	  "From MAILER-DAEMON Mon Jan  1 12:00:00 2024" },
-	{ "From: \"x y\"@example.org\nDate: Mon, 1 Jan 2024 12:00:00 +0000\n\nx\n",
-	  "From MAILER-DAEMON Mon Jan  1 12:00:00 2024" },
-	{ "From: a@example.org\nSubject: no date\n\nx\n",
-	  "From a@example.org Thu Jan  1 00:00:00 1970" },
+    {"From: A <a@example.org>\nDate: Mon, 1 Jan 2024 12:00:00 +0000\n\nx\n",
+     "From a@example.org Mon Jan  1 12:00:00 2024"},
+    {"From: a@example.org\nDate: Tue, 12 Mar 2024 23:59:59 -0100\n\nx\n",
+     "From a@example.org Wed Mar 13 00:59:59 2024"},
+    {"From: Nobody <>\nDate: Mon, 1 Jan 2024 12:00:00 +0000\n\nx\n",
+     "From MAILER-DAEMON Mon Jan  1 12:00:00 2024"},
+    {"From: \"x y\"@example.org\nDate: Mon, 1 Jan 2024 12:00:00 +0000\n\nx\n",
+     "From MAILER-DAEMON Mon Jan  1 12:00:00 2024"},
+    {"From: a@example.org\nSubject: no date\n\nx\n",
+     "From a@example.org Thu Jan  1 00:00:00 1970"},
 };
 
 static const struct {
 	const char *raw, *entry;
 } frame_cases[] = {
-	{ "Subject: a\n\nbody\n",
-	  "Subject: a\n\nbody\n\n" },
-	{ "Subject: a\n\nFrom here\n>From there\n>>From x\nFrom\n>From\n",
-	  "Subject: a\n\n>From here\n>>From there\n>>>From x\nFrom\n>From\n\n" },
-	{ "Subject: a\n\nno newline at the end",
-	  "Subject: a\n\nno newline at the end\n\n" },
-	{ "Subject: a\r\n\r\nFrom crlf\r\n",
-	  "Subject: a\r\n\r\n>From crlf\r\n\n" },
-	{ "Subject: a\n\nends in a blank line\n\n",
-	  "Subject: a\n\nends in a blank line\n\n\n" },
+    {"Subject: a\n\nbody\n", "Subject: a\n\nbody\n\n"},
+    {"Subject: a\n\nFrom here\n>From there\n>>From x\nFrom\n>From\n",
+     "Subject: a\n\n>From here\n>>From there\n>>>From x\nFrom\n>From\n\n"},
+    {"Subject: a\n\nno newline at the end",
+     "Subject: a\n\nno newline at the end\n\n"},
+    {"Subject: a\r\n\r\nFrom crlf\r\n", "Subject: a\r\n\r\n>From crlf\r\n\n"},
+    {"Subject: a\n\nends in a blank line\n\n",
+     "Subject: a\n\nends in a blank line\n\n\n"},
 };
 
 /* Messages that must come back unchanged from an mbox we wrote. */
 static const char *const round_trip[] = {
-	"Message-ID: <1@x>\nFrom: a@x\n\nplain\n",
-	"Message-ID: <2@x>\nFrom: a@x\n\nFrom the start\n>From quoted\n\n"
-	"From Mon Jan  1 00:00:00 2024\n",
-	"Message-ID: <3@x>\nFrom: a@x\n\nformat-patch ending\n-- \n2.39.5\n\n",
-	"Message-ID: <4@x>\r\nFrom: a@x\r\n\r\ncrlf\r\n",
-	"Message-ID: <5@x>\nFrom: a@x\n\n\n\nthree blank lines above\n",
+    "Message-ID: <1@x>\nFrom: a@x\n\nplain\n",
+    "Message-ID: <2@x>\nFrom: a@x\n\nFrom the start\n>From quoted\n\n"
+    "From Mon Jan  1 00:00:00 2024\n",
+    "Message-ID: <3@x>\nFrom: a@x\n\nformat-patch ending\n-- \n2.39.5\n\n",
+    "Message-ID: <4@x>\r\nFrom: a@x\r\n\r\ncrlf\r\n",
+    "Message-ID: <5@x>\nFrom: a@x\n\n\n\nthree blank lines above\n",
 };
 
 static void
@@ -67,14 +65,14 @@ collect(const char *m, size_t len, void *data)
 static const struct {
 	const char *id, *slug;
 } slug_cases[] = {
-	{ "20240101.123-1-foo@bar.com", "20240101.123-1-foo@bar.com" },
-	{ "a/b c@d", "a_b_c@d" },
-	{ "__x__", "x" },
-	{ "\xc3\xbc@x", "\xc3\xbc@x" },
-	{ "a$$b@c", "a_b@c" },
-	{ "a_/_b@c", "a___b@c" },
-	{ "../../etc/passwd", ".._.._etc_passwd" },
-	{ "///", "thread" },
+    {"20240101.123-1-foo@bar.com", "20240101.123-1-foo@bar.com"},
+    {"a/b c@d", "a_b_c@d"},
+    {"__x__", "x"},
+    {"\xc3\xbc@x", "\xc3\xbc@x"},
+    {"a$$b@c", "a_b@c"},
+    {"a_/_b@c", "a___b@c"},
+    {"../../etc/passwd", ".._.._etc_passwd"},
+    {"///", "thread"},
 };
 
 int

@@ -107,53 +107,51 @@ static const struct {
 	guint nm_calls, arch_calls, notes;
 	const char *summary;
 } cases[] = {
-    {"complete file: notmuch and archive not asked", "012", "012", "012", NULL, 0, 0,
-     FALSE, FALSE, LORE_OK, 0, 0, 0, "Sources: file 3 messages"},
-    {"incomplete file: notmuch completes it", "01", "012", "012", NULL, 0, 0, FALSE,
-     FALSE, LORE_OK, 1, 0, 0, "Sources: file 2 messages, notmuch 1 message"},
+    {"complete file: notmuch and archive not asked", "012", "012", "012", NULL,
+     0, 0, FALSE, FALSE, LORE_OK, 0, 0, 0, "Sources: file 3 messages"},
+    {"incomplete file: notmuch completes it", "01", "012", "012", NULL, 0, 0,
+     FALSE, FALSE, LORE_OK, 1, 0, 0,
+     "Sources: file 2 messages, notmuch 1 message"},
     {"still incomplete: the archive completes it", "01", "0", "012", NULL, 0, 0,
      FALSE, FALSE, LORE_OK, 1, 1, 0,
      "Sources: file 2 messages, archive 1 message"},
-    {"-c: the archive is asked even when complete", NULL, "012", "012", NULL, 0, 0,
-     FALSE, TRUE, LORE_OK, 1, 1, 0, "Sources: notmuch 3 messages"},
-    {"archive unreachable with a local thread: a note", NULL, "01", "012", NULL, 0,
-     LORE_ETEMP, FALSE, FALSE, LORE_OK, 1, 1, 1, "Sources: notmuch 2 messages"},
+    {"-c: the archive is asked even when complete", NULL, "012", "012", NULL, 0,
+     0, FALSE, TRUE, LORE_OK, 1, 1, 0, "Sources: notmuch 3 messages"},
+    {"archive unreachable with a local thread: a note", NULL, "01", "012", NULL,
+     0, LORE_ETEMP, FALSE, FALSE, LORE_OK, 1, 1, 1,
+     "Sources: notmuch 2 messages"},
     {"archive unreachable, nothing local: its error", NULL, "", "012", NULL, 0,
      LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 1, 1, 0, "Sources: none"},
-    {"notmuch not set up, auto: skipped", "01", "012", NULL, NULL, LORE_EUSAGE, 0,
-     FALSE, FALSE, LORE_OK, 1, 0, 1, "Sources: file 2 messages"},
-    {"notmuch not set up, -N: an error", NULL, "012", NULL, NULL, LORE_EUSAGE, 0,
-     TRUE, FALSE, LORE_EUSAGE, 1, 0, 0, "Sources: none"},
+    {"notmuch not set up, auto: skipped", "01", "012", NULL, NULL, LORE_EUSAGE,
+     0, FALSE, FALSE, LORE_OK, 1, 0, 1, "Sources: file 2 messages"},
+    {"notmuch not set up, -N: an error", NULL, "012", NULL, NULL, LORE_EUSAGE,
+     0, TRUE, FALSE, LORE_EUSAGE, 1, 0, 0, "Sources: none"},
     {"notmuch busy in auto, no archive: an error", "01", "012", NULL, NULL,
-     LORE_ETEMP, 0, FALSE, FALSE, LORE_ETEMP, 1, 0, 0,
-     "Sources: none"},
+     LORE_ETEMP, 0, FALSE, FALSE, LORE_ETEMP, 1, 0, 0, "Sources: none"},
     {"notmuch busy in auto: the archive instead, with a note", "01", "012",
      "012", NULL, LORE_ETEMP, 0, FALSE, FALSE, LORE_OK, 1, 1, 1,
      "Sources: file 2 messages, archive 1 message"},
-    {"notmuch busy with -N: an error, archive not asked", NULL, "012", "012", NULL,
-     LORE_ETEMP, 0, TRUE, FALSE, LORE_ETEMP, 1, 0, 0, "Sources: none"},
-    {"no archive: an incomplete series gets a note", NULL, "01", NULL, NULL, 0, 0,
-     TRUE, FALSE, LORE_OK, 1, 0, 1, "Sources: notmuch 2 messages"},
-    {"a piped single patch: the archive is asked", NULL, NULL, "34", "3", 0,
-     0, FALSE, FALSE, LORE_OK, 0, 1, 0, "Sources: archive 2 messages"},
+    {"notmuch busy with -N: an error, archive not asked", NULL, "012", "012",
+     NULL, LORE_ETEMP, 0, TRUE, FALSE, LORE_ETEMP, 1, 0, 0, "Sources: none"},
+    {"no archive: an incomplete series gets a note", NULL, "01", NULL, NULL, 0,
+     0, TRUE, FALSE, LORE_OK, 1, 0, 1, "Sources: notmuch 2 messages"},
+    {"a piped single patch: the archive is asked", NULL, NULL, "34", "3", 0, 0,
+     FALSE, FALSE, LORE_OK, 0, 1, 0, "Sources: archive 2 messages"},
     {"a piped single patch, notmuch not set up: the archive", NULL, "", "34",
      "3", LORE_EUSAGE, 0, FALSE, FALSE, LORE_OK, 1, 1, 0,
      "Sources: archive 2 messages"},
-    {"a piped single patch notmuch has: notmuch answers", NULL, "34", "34",
-     "3", 0, 0, FALSE, FALSE, LORE_OK, 1, 0, 0,
-     "Sources: notmuch 2 messages"},
+    {"a piped single patch notmuch has: notmuch answers", NULL, "34", "34", "3",
+     0, 0, FALSE, FALSE, LORE_OK, 1, 0, 0, "Sources: notmuch 2 messages"},
     {"a piped single patch notmuch lacks: the archive too", NULL, "0", "34",
-     "3", 0, 0, FALSE, FALSE, LORE_OK, 1, 1, 0,
-     "Sources: archive 2 messages"},
+     "3", 0, 0, FALSE, FALSE, LORE_OK, 1, 1, 0, "Sources: archive 2 messages"},
     {"a piped single patch, a file without it: the archive too", "0", NULL,
      "34", "3", 0, 0, FALSE, FALSE, LORE_OK, 0, 1, 0,
      "Sources: archive 2 messages"},
-    {"a piped single patch, archive down, nothing local: its error", NULL,
-     NULL, "34", "3", 0, LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 0, 1, 0,
+    {"a piped single patch, archive down, nothing local: its error", NULL, NULL,
+     "34", "3", 0, LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 0, 1, 0,
      "Sources: none"},
-    {"a piped patch, the file has it all: the file alone", "01234", "34",
-     "34", "3", 0, 0, FALSE, FALSE, LORE_OK, 0, 0, 0,
-     "Sources: file 2 messages"},
+    {"a piped patch, the file has it all: the file alone", "01234", "34", "34",
+     "3", 0, 0, FALSE, FALSE, LORE_OK, 0, 0, 0, "Sources: file 2 messages"},
     {"a piped patch the file lacks, no archive: piped copy kept", "0", NULL,
      NULL, "3", 0, 0, FALSE, FALSE, LORE_OK, 0, 0, 0,
      "Sources: stdin 1 message"},
@@ -187,14 +185,14 @@ main(void)
 		if (cases[i].nm)
 			gather_add_local(s, mem_new("notmuch", &mn),
 					 cases[i].nm_required
-						 ? GATHER_REQUIRED
-						 : GATHER_FALLBACK);
+					     ? GATHER_REQUIRED
+					     : GATHER_FALLBACK);
 		if (cases[i].arch)
 			gather_set_archive(s, mem_new("archive", &ma));
 		s->complete = cases[i].complete;
 		if (cases[i].piped) {
 			g_autofree char *raw =
-				mail(cases[i].piped[0] - '0', "stdin");
+			    mail(cases[i].piped[0] - '0', "stdin");
 
 			piped = message_parse(raw, strlen(raw), NULL);
 		}
@@ -220,8 +218,8 @@ main(void)
 
 	/* the first (local) copy of a message is the one kept */
 	{
-		struct mem mn = { "012", 0, FALSE, FALSE, 0 };
-		struct mem ma = { "012", 0, FALSE, FALSE, 0 };
+		struct mem mn = {"012", 0, FALSE, FALSE, 0};
+		struct mem ma = {"012", 0, FALSE, FALSE, 0};
 		struct gather *s = gather_new();
 		struct thread *t = NULL;
 		struct series_set *outline = NULL;
@@ -243,7 +241,7 @@ main(void)
 
 	/* a source's copy replaces the piped one, wherever it stands */
 	{
-		struct mem ma = { "0124", 0, FALSE, FALSE, 0 };
+		struct mem ma = {"0124", 0, FALSE, FALSE, 0};
 		struct gather *s = gather_new();
 		struct thread *t = NULL;
 		struct series_set *outline = NULL;
@@ -251,12 +249,13 @@ main(void)
 		struct message *m;
 
 		gather_set_archive(s, mem_new("archive", &ma));
-		gather_run(s, "p1@x", message_parse(raw, strlen(raw), NULL),
-			   &t, &outline, NULL);
+		gather_run(s, "p1@x", message_parse(raw, strlen(raw), NULL), &t,
+			   &outline, NULL);
 		m = thread_get(t, "p1@x");
 		tap_ok(m && strstr(m->raw, "(archive)") && !m->provisional,
 		       "piped: the archive's copy replaces it");
-		tap_is_int(t->msgs->len, 3, "piped: the thread is the archive's");
+		tap_is_int(t->msgs->len, 3,
+			   "piped: the thread is the archive's");
 		tap_ok(outline && series_complete(outline, 0),
 		       "piped: the outline is of the final thread");
 		series_set_free(outline);

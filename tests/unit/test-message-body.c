@@ -29,7 +29,8 @@ static const struct {
      HDR "Content-Type: text/plain; charset=\"ISO-8859-1\"\n"
 	 "Content-Transfer-Encoding: quoted-printable\n\n"
 	 "caf=E9 na=EFve long=\nline\nAcked-by: J=FCrgen <j@x>\n",
-     "caf\xc3\xa9 na\xc3\xafve longline\nAcked-by: J\xc3\xbcrgen <j@x>\n", NULL},
+     "caf\xc3\xa9 na\xc3\xafve longline\nAcked-by: J\xc3\xbcrgen <j@x>\n",
+     NULL},
     {"quoted-printable, soft break at the very end",
      HDR "Content-Type: text/plain; charset=utf-8\n"
 	 "Content-Transfer-Encoding: Quoted-Printable\n\nend=",
@@ -53,7 +54,8 @@ static const struct {
      HDR "Content-Type: text/plain; charset=utf-8\n"
 	 "Content-Transfer-Encoding: base64\n\nYf9iCg==\n",
      "a\xef\xbf\xbd"
-     "b\n", NULL},
+     "b\n",
+     NULL},
     {"not text: nothing",
      HDR "Content-Type: application/octet-stream\n"
 	 "Content-Transfer-Encoding: base64\n\naGVsbG8K\n",
@@ -81,8 +83,8 @@ static const struct {
      HDR "Content-Type: text/plain; charset=iso-8859-1\n\ncaf\xe9\n---\n"
 	 "+caf\xe9\n",
      "caf\xc3\xa9\n---\n+caf\xef\xbf\xbd\n", "caf\xc3\xa9\n---\n+caf\xe9\n"},
-    {"a CR inside a line stays, CRLF ends go",
-     HDR "\nmsg\r\n---\r\n+a\rb\r\n", "msg\n---\n+a\rb\n", NULL},
+    {"a CR inside a line stays, CRLF ends go", HDR "\nmsg\r\n---\r\n+a\rb\r\n",
+     "msg\n---\n+a\rb\n", NULL},
 };
 
 int

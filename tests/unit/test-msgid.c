@@ -5,22 +5,22 @@
 static const struct {
 	const char *in, *out;
 } args[] = {
-	{ "abc@host", "abc@host" },
-	{ "<abc@host>", "abc@host" },
-	{ "  <abc@host>  ", "abc@host" },
-	{ "id:abc@host", "abc@host" },
-	{ "id:\"a b\"", NULL },
-	{ "https://lore.kernel.org/linux-mm/abc@host/", "abc@host" },
-	{ "https://lore.kernel.org/all/abc@host/T/#u", "abc@host" },
-	{ "https://lore.kernel.org/r/abc@host", "abc@host" },
-	{ "https://patch.msgid.link/abc@host", "abc@host" },
-	{ "https://lore.kernel.org/netdev/abc%40host/t.mbox.gz", "abc@host" },
-	{ "https://lore.kernel.org/list/a%2Fb%2Bc@host/", "a/b+c@host" },
-	{ "https://lore.kernel.org/r/noat", "noat" },
-	{ "", NULL },
-	{ "<>", NULL },
-	{ "a b@host", NULL },
-	{ "bad\x01id@host", NULL },
+    {"abc@host", "abc@host"},
+    {"<abc@host>", "abc@host"},
+    {"  <abc@host>  ", "abc@host"},
+    {"id:abc@host", "abc@host"},
+    {"id:\"a b\"", NULL},
+    {"https://lore.kernel.org/linux-mm/abc@host/", "abc@host"},
+    {"https://lore.kernel.org/all/abc@host/T/#u", "abc@host"},
+    {"https://lore.kernel.org/r/abc@host", "abc@host"},
+    {"https://patch.msgid.link/abc@host", "abc@host"},
+    {"https://lore.kernel.org/netdev/abc%40host/t.mbox.gz", "abc@host"},
+    {"https://lore.kernel.org/list/a%2Fb%2Bc@host/", "a/b+c@host"},
+    {"https://lore.kernel.org/r/noat", "noat"},
+    {"", NULL},
+    {"<>", NULL},
+    {"a b@host", NULL},
+    {"bad\x01id@host", NULL},
 };
 
 int
@@ -45,8 +45,10 @@ main(void)
 		g_free(id);
 	}
 	refs = msgid_list("<a@b> <c@d>\n\t<e@f> junk <>");
-	tap_is_int(refs->len, 3, "References: three ids, the empty one dropped");
-	tap_is_str(refs->len > 2 ? refs->pdata[2] : NULL, "e@f", "folded References");
+	tap_is_int(refs->len, 3,
+		   "References: three ids, the empty one dropped");
+	tap_is_str(refs->len > 2 ? refs->pdata[2] : NULL, "e@f",
+		   "folded References");
 	g_ptr_array_free(refs, TRUE);
 	return tap_done();
 }

@@ -18,29 +18,28 @@ static const struct {
 	const char *out;
 	size_t outlen, max;
 } copies[] = {
-	{ "plain headers", S("Subject: x\nFrom: a@b\n\nbody\n"),
-	  S("X-Lore-Am: S\nSubject: x\nFrom: a@b\n\nbody\n"), 0 },
-	{ "after a From_ line",
-	  S("From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\nb\n"),
-	  S("From a@b Mon Jan  1 00:00:00 2024\nX-Lore-Am: S\nSubject: x\n\nb\n"),
-	  0 },
-	{ "CRLF mail gets a CRLF header", S("Subject: x\r\n\r\nb\r\n"),
-	  S("X-Lore-Am: S\r\nSubject: x\r\n\r\nb\r\n"), 0 },
-	{ "obsolete 'Name :' syntax", S("Subject : x\n\nb\n"),
-	  S("X-Lore-Am: S\nSubject : x\n\nb\n"), 0 },
-	{ "empty input stays empty", S(""), S(""), 0 },
-	{ "not mail: no header", S("hello world\nsecond line\n"),
-	  S("hello world\nsecond line\n"), 0 },
-	{ "not mail: blank first line", S("\nSubject: x\n"),
-	  S("\nSubject: x\n"), 0 },
-	{ "not mail: From_ line alone", S("From a@b Mon Jan  1 00:00:00 2024"),
-	  S("From a@b Mon Jan  1 00:00:00 2024"), 0 },
-	{ "no final newline kept", S("Subject: x\n\nb"),
-	  S("X-Lore-Am: S\nSubject: x\n\nb"), 0 },
-	{ "NUL bytes kept", S("Subject: x\n\na\0b\n"),
-	  S("X-Lore-Am: S\nSubject: x\n\na\0b\n"), 0 },
-	{ "larger than the limit: rest streamed", S("Subject: x\n\nabcdefghij\n"),
-	  S("X-Lore-Am: S\nSubject: x\n\nabcdefghij\n"), 16 },
+    {"plain headers", S("Subject: x\nFrom: a@b\n\nbody\n"),
+     S("X-Lore-Am: S\nSubject: x\nFrom: a@b\n\nbody\n"), 0},
+    {"after a From_ line",
+     S("From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\nb\n"),
+     S("From a@b Mon Jan  1 00:00:00 2024\nX-Lore-Am: S\nSubject: x\n\nb\n"),
+     0},
+    {"CRLF mail gets a CRLF header", S("Subject: x\r\n\r\nb\r\n"),
+     S("X-Lore-Am: S\r\nSubject: x\r\n\r\nb\r\n"), 0},
+    {"obsolete 'Name :' syntax", S("Subject : x\n\nb\n"),
+     S("X-Lore-Am: S\nSubject : x\n\nb\n"), 0},
+    {"empty input stays empty", S(""), S(""), 0},
+    {"not mail: no header", S("hello world\nsecond line\n"),
+     S("hello world\nsecond line\n"), 0},
+    {"not mail: blank first line", S("\nSubject: x\n"), S("\nSubject: x\n"), 0},
+    {"not mail: From_ line alone", S("From a@b Mon Jan  1 00:00:00 2024"),
+     S("From a@b Mon Jan  1 00:00:00 2024"), 0},
+    {"no final newline kept", S("Subject: x\n\nb"),
+     S("X-Lore-Am: S\nSubject: x\n\nb"), 0},
+    {"NUL bytes kept", S("Subject: x\n\na\0b\n"),
+     S("X-Lore-Am: S\nSubject: x\n\na\0b\n"), 0},
+    {"larger than the limit: rest streamed", S("Subject: x\n\nabcdefghij\n"),
+     S("X-Lore-Am: S\nSubject: x\n\nabcdefghij\n"), 16},
 };
 
 static char *
@@ -75,24 +74,45 @@ static const struct {
 	int rc;
 	const char *want;
 } statuses[] = {
-	{ { .revision = 2, .expected = 5, .present = 5,
-	    .stem = "v2_x", .written = TRUE, .attestation = "pass" },
-	  { 0 }, LORE_OK,
-	  "status=complete; revision=2; patches=5/5; series=v2_x; attestation=pass" },
-	{ { .revision = 1, .expected = 5, .present = 3,
-	    .stem = "s", .written = FALSE },
-	  { 2, 4 }, LORE_ENOTFOUND,
-	  "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s; attestation=none" },
-	{ { .revision = 1, .expected = 3, .present = 2,
-	    .stem = "s", .written = TRUE, .attestation = "fail" },
-	  { 3 }, LORE_OK,
-	  "status=incomplete; revision=1; patches=2/3; missing=3; series=s; attestation=fail" },
-	{ { 0 }, { 0 }, LORE_ENOTFOUND, "status=none" },
-	{ { 0 }, { 0 }, LORE_EUSAGE, "status=error; code=2" },
-	{ { .revision = 1, .expected = 2, .present = 2,
-	    .stem = "s", .written = FALSE },
-	  { 0 }, LORE_EIO,
-	  "status=error; code=74; revision=1; patches=2/2; series=s; attestation=none" },
+    {{.revision = 2,
+      .expected = 5,
+      .present = 5,
+      .stem = "v2_x",
+      .written = TRUE,
+      .attestation = "pass"},
+     {0},
+     LORE_OK,
+     "status=complete; revision=2; patches=5/5; series=v2_x; attestation=pass"},
+    {{.revision = 1,
+      .expected = 5,
+      .present = 3,
+      .stem = "s",
+      .written = FALSE},
+     {2, 4},
+     LORE_ENOTFOUND,
+     "status=incomplete; revision=1; patches=3/5; missing=2,4; series=s; "
+     "attestation=none"},
+    {{.revision = 1,
+      .expected = 3,
+      .present = 2,
+      .stem = "s",
+      .written = TRUE,
+      .attestation = "fail"},
+     {3},
+     LORE_OK,
+     "status=incomplete; revision=1; patches=2/3; missing=3; series=s; "
+     "attestation=fail"},
+    {{0}, {0}, LORE_ENOTFOUND, "status=none"},
+    {{0}, {0}, LORE_EUSAGE, "status=error; code=2"},
+    {{.revision = 1,
+      .expected = 2,
+      .present = 2,
+      .stem = "s",
+      .written = FALSE},
+     {0},
+     LORE_EIO,
+     "status=error; code=74; revision=1; patches=2/2; series=s; "
+     "attestation=none"},
 };
 
 int
@@ -104,11 +124,11 @@ main(void)
 		size_t inlen = copies[i].inlen, wantlen = copies[i].outlen;
 		size_t outlen = 0;
 		gboolean eof;
-		char *got = run_copy(copies[i].in, inlen, copies[i].max,
-				     &outlen, &eof);
+		char *got =
+		    run_copy(copies[i].in, inlen, copies[i].max, &outlen, &eof);
 
 		tap_ok(got && outlen == wantlen &&
-			       !memcmp(got, copies[i].out, wantlen),
+			   !memcmp(got, copies[i].out, wantlen),
 		       "copy: %s", copies[i].name);
 		if (copies[i].max)
 			tap_ok(!eof, "copy: %s: stopped keeping at the limit",

@@ -6,30 +6,34 @@
 #include <unistd.h>
 
 static const char *const diffs[] = {
-	"Subject: one file\n---\n a.c | 1 +\n\ndiff --git a/a.c b/a.c\n"
-	"index 111..222 100644\n--- a/a.c\n+++ b/a.c\n@@ -1,2 +1,3 @@\n line1\n+added\n line2\n",
-	/* two files, with white space that must not matter */
-	"diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n+++ b/a.c\n"
-	"@@ -1 +1 @@\n-old  line\n+new\tline\n"
-	"diff --git a/b.c b/b.c\nnew file mode 100644\nindex 0000000..3 \n--- /dev/null\n+++ b/b.c\n"
-	"@@ -0,0 +1,2 @@\n+x\n+y\n-- \n2.40.0\n",
-	/* no newline at end of file */
-	"diff --git a/c b/c\nindex 1..2 100644\n--- a/c\n+++ b/c\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n",
+    "Subject: one file\n---\n a.c | 1 +\n\ndiff --git a/a.c b/a.c\n"
+    "index 111..222 100644\n--- a/a.c\n+++ b/a.c\n@@ -1,2 +1,3 @@\n "
+    "line1\n+added\n line2\n",
+    /* two files, with white space that must not matter */
+    "diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n+++ b/a.c\n"
+    "@@ -1 +1 @@\n-old  line\n+new\tline\n"
+    "diff --git a/b.c b/b.c\nnew file mode 100644\nindex 0000000..3 \n--- "
+    "/dev/null\n+++ b/b.c\n"
+    "@@ -0,0 +1,2 @@\n+x\n+y\n-- \n2.40.0\n",
+    /* no newline at end of file */
+    "diff --git a/c b/c\nindex 1..2 100644\n--- a/c\n+++ b/c\n@@ -1 +1 "
+    "@@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n",
 };
 
 static char *
 git_patch_id(const char *text)
 {
-	const char *argv[] = { "git", "patch-id", "--stable", NULL };
+	const char *argv[] = {"git", "patch-id", "--stable", NULL};
 	char *out = NULL;
 	GPid pid;
 	gint in, o;
 	GIOChannel *ch;
 	gsize n;
 
-	if (!g_spawn_async_with_pipes(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH |
-				      G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &in, &o,
-				      NULL, NULL))
+	if (!g_spawn_async_with_pipes(NULL, (char **)argv, NULL,
+				      G_SPAWN_SEARCH_PATH |
+					  G_SPAWN_DO_NOT_REAP_CHILD,
+				      NULL, NULL, &pid, &in, &o, NULL, NULL))
 		return NULL;
 	if (write(in, text, strlen(text)) < 0)
 		return NULL;
@@ -54,19 +58,23 @@ main(void)
 		char *theirs = git_patch_id(diffs[i]);
 
 		tap_ok(ours != NULL, "diff %u has a patch-id", i);
-		tap_is_str(ours, theirs, "diff %u: same value as git patch-id --stable", i);
+		tap_is_str(ours, theirs,
+			   "diff %u: same value as git patch-id --stable", i);
 		g_free(ours);
 		g_free(theirs);
 	}
-	tap_ok(patchid_stable("no diff here\n") == NULL, "no diff, no patch-id");
+	tap_ok(patchid_stable("no diff here\n") == NULL,
+	       "no diff, no patch-id");
 	{
 		char *a = patchid_stable(diffs[1]);
 		/* the same two files in the other order */
 		const char *swapped =
-			"diff --git a/b.c b/b.c\nnew file mode 100644\nindex 0000000..3 \n--- /dev/null\n+++ b/b.c\n"
-			"@@ -0,0 +1,2 @@\n+x\n+y\n"
-			"diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n+++ b/a.c\n"
-			"@@ -1 +1 @@\n-old  line\n+new\tline\n";
+		    "diff --git a/b.c b/b.c\nnew file mode 100644\nindex "
+		    "0000000..3 \n--- /dev/null\n+++ b/b.c\n"
+		    "@@ -0,0 +1,2 @@\n+x\n+y\n"
+		    "diff --git a/a.c b/a.c\nindex 1..2 100644\n--- a/a.c\n+++ "
+		    "b/a.c\n"
+		    "@@ -1 +1 @@\n-old  line\n+new\tline\n";
 		char *b = patchid_stable(swapped);
 
 		tap_is_str(a, b, "--stable: file order does not matter");

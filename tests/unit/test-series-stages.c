@@ -76,7 +76,7 @@ slots_of(struct series *ser)
 
 	for (i = 0; ser && i < ser->slots->len; i++) {
 		struct spatch *p =
-			g_array_index(ser->slots, struct series_entry, i).p;
+		    g_array_index(ser->slots, struct series_entry, i).p;
 
 		g_string_append_printf(s, "%s ", p ? p->msg->msgid : "-");
 	}

@@ -12,40 +12,45 @@ static const struct {
 	const char *first; /* "Name: value" of the first trailer, or NULL */
 	int count;
 } finds[] = {
-	{ "Reviewed-by: A B <a@b.example>", 1, "Reviewed-by: A B <a@b.example>", 1 },
-	{ "> Reviewed-by: A B <a@b.example>", 1, NULL, 0 },
-	{ "  Acked-by: A B <a@b.example>", 1, "Acked-by: A B <a@b.example>", 1 },
-	{ "Looks good.\n\nTested-by: T <t@x.example>\n-- \nReviewed-by: S <s@x.example>", 1,
-	  "Tested-by: T <t@x.example>", 1 },
-	{ "Fixes: 0123456789ab (\"mm: thing\")", 1, "Fixes: 0123456789ab (\"mm: thing\")", 1 },
-	{ "Fixes: 0123456789ab (\"mm: a subject\n wrapped\")", 1,
-	  "Fixes: 0123456789ab (\"mm: a subject  wrapped\")", 1 },
-	{ "Signed-off-by: Long Name\n<long@name.example>", 1,
-	  "Signed-off-by: Long Name <long@name.example>", 1 },
-	{ "Note: this is not a trailer", 1, NULL, 0 },
-	{ "See: https://example.com/x", 1, NULL, 0 },
-	{ "Link: https://example.com/x", 1, "Link: https://example.com/x", 1 },
-	{ "Closes: https://bugs.example/1", 1, "Closes: https://bugs.example/1", 1 },
-	{ "Reviewed-by: A <a@b.example> # for the core bits", 1, "Reviewed-by: A <a@b.example>", 1 },
-	{ "Reviewed-by: \"Last, First\" <lf@x.example>", 1, "Reviewed-by: Last, First <lf@x.example>", 1 },
-	{ "Reviewed-by: J <j@x.example<mailto:j@x.example>>", 1, "Reviewed-by: J <j@x.example>", 1 },
-	{ "X: y <z@w.example>", 1, NULL, 0 },
-	{ "Cc: stable@vger.kernel.org # 5.10", 0, "Cc: stable@vger.kernel.org", 1 },
-	{ "Phone: 555 <p@x.example>", 1, NULL, 0 },
+    {"Reviewed-by: A B <a@b.example>", 1, "Reviewed-by: A B <a@b.example>", 1},
+    {"> Reviewed-by: A B <a@b.example>", 1, NULL, 0},
+    {"  Acked-by: A B <a@b.example>", 1, "Acked-by: A B <a@b.example>", 1},
+    {"Looks good.\n\nTested-by: T <t@x.example>\n-- \nReviewed-by: S "
+     "<s@x.example>",
+     1, "Tested-by: T <t@x.example>", 1},
+    {"Fixes: 0123456789ab (\"mm: thing\")", 1,
+     "Fixes: 0123456789ab (\"mm: thing\")", 1},
+    {"Fixes: 0123456789ab (\"mm: a subject\n wrapped\")", 1,
+     "Fixes: 0123456789ab (\"mm: a subject  wrapped\")", 1},
+    {"Signed-off-by: Long Name\n<long@name.example>", 1,
+     "Signed-off-by: Long Name <long@name.example>", 1},
+    {"Note: this is not a trailer", 1, NULL, 0},
+    {"See: https://example.com/x", 1, NULL, 0},
+    {"Link: https://example.com/x", 1, "Link: https://example.com/x", 1},
+    {"Closes: https://bugs.example/1", 1, "Closes: https://bugs.example/1", 1},
+    {"Reviewed-by: A <a@b.example> # for the core bits", 1,
+     "Reviewed-by: A <a@b.example>", 1},
+    {"Reviewed-by: \"Last, First\" <lf@x.example>", 1,
+     "Reviewed-by: Last, First <lf@x.example>", 1},
+    {"Reviewed-by: J <j@x.example<mailto:j@x.example>>", 1,
+     "Reviewed-by: J <j@x.example>", 1},
+    {"X: y <z@w.example>", 1, NULL, 0},
+    {"Cc: stable@vger.kernel.org # 5.10", 0, "Cc: stable@vger.kernel.org", 1},
+    {"Phone: 555 <p@x.example>", 1, NULL, 0},
 };
 
 static const struct {
 	const char *trailer_email, *from_email, *from_name, *trailer_name;
 	int ok;
 } senders[] = {
-	{ "a@b.example", "A@B.example", "A", "A", 1 },
-	{ "a+lkml@b.example", "a@b.example", "A", "Z", 1 },
-	{ "a@linux.intel.com", "a@intel.com", "A", "Z", 1 },
-	{ "a@intel.com", "a@evil.intel.com.example", "A", "Z", 0 },
-	{ "x@y.example", "z@w.example", "Same Name", "same name", 1 },
-	{ "x@y.example", "z@w.example", "Other", "Name", 0 },
-	{ "x@y.example", "z@w.example", "Doe, Jane", "Jane Doe", 1 },
-	{ "x@y.example", "z@w.example", "Doe, Jane", "Jane Smith", 0 },
+    {"a@b.example", "A@B.example", "A", "A", 1},
+    {"a+lkml@b.example", "a@b.example", "A", "Z", 1},
+    {"a@linux.intel.com", "a@intel.com", "A", "Z", 1},
+    {"a@intel.com", "a@evil.intel.com.example", "A", "Z", 0},
+    {"x@y.example", "z@w.example", "Same Name", "same name", 1},
+    {"x@y.example", "z@w.example", "Other", "Name", 0},
+    {"x@y.example", "z@w.example", "Doe, Jane", "Jane Doe", 1},
+    {"x@y.example", "z@w.example", "Doe, Jane", "Jane Smith", 0},
 };
 
 int
@@ -61,13 +66,15 @@ main(void)
 		trailer_find(finds[i].text, finds[i].followup, t, NULL);
 		if (t->len)
 			first = trailer_string(t->pdata[0], FALSE);
-		tap_is_int(t->len, finds[i].count, "count in '%s'", finds[i].text);
-		tap_is_str(first, finds[i].first, "first trailer of '%s'", finds[i].text);
+		tap_is_int(t->len, finds[i].count, "count in '%s'",
+			   finds[i].text);
+		tap_is_str(first, finds[i].first, "first trailer of '%s'",
+			   finds[i].text);
 		g_free(first);
 		g_ptr_array_free(t, TRUE);
 	}
 	for (i = 0; i < G_N_ELEMENTS(senders); i++) {
-		struct message m = { 0 };
+		struct message m = {0};
 		char *v = g_strdup_printf("%s <%s>", senders[i].trailer_name,
 					  senders[i].trailer_email);
 		struct trailer *t = trailer_new("Reviewed-by", v, NULL);
@@ -81,13 +88,17 @@ main(void)
 		g_free(v);
 	}
 	{
-		struct trailer *a = trailer_new("Reviewed-by", "A <A@B.example>", NULL);
-		struct trailer *b = trailer_new("reviewed-by", "a <a@b.example>", NULL);
-		struct trailer *x = trailer_new("Link", "https://l/x", "  # bug");
+		struct trailer *a =
+		    trailer_new("Reviewed-by", "A <A@B.example>", NULL);
+		struct trailer *b =
+		    trailer_new("reviewed-by", "a <a@b.example>", NULL);
+		struct trailer *x =
+		    trailer_new("Link", "https://l/x", "  # bug");
 		char *s = trailer_string(x, TRUE);
 
 		tap_ok(trailer_eq(a, b), "trailers compare without case");
-		tap_is_str(s, "Link: https://l/x  # bug", "a # comment stays on its line");
+		tap_is_str(s, "Link: https://l/x  # bug",
+			   "a # comment stays on its line");
 		g_free(s);
 		trailer_free(a);
 		trailer_free(b);

@@ -145,7 +145,8 @@ main(void)
 		tap_is_str(l, NULL, "join refuses non-http");
 		tap_is_str(
 		    s,
-		    "https://h/all/?x=m&q=s%3A%22a%20b%26c%3Dd%23%22%20AND%20f%3Ax%2By%40z",
+		    "https://h/all/"
+		    "?x=m&q=s%3A%22a%20b%26c%3Dd%23%22%20AND%20f%3Ax%2By%40z",
 		    "search URL: the query cannot add parameters");
 		tap_ok(url_is_http("http://h") && !url_is_http("http://") &&
 			   !url_is_http("http:///x") &&

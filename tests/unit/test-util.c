@@ -7,29 +7,29 @@
 static const struct {
 	const char *in, *want;
 } term[] = {
-	{ "plain", "plain" },
-	{ "tab\there", "tab here" },
-	{ "esc\x1b[2Jx", "esc?[2Jx" },
-	{ "osc\x1b]0;t\x07", "osc?]0;t?" },
-	{ "line\nbreak\r", "line?break?" },
-	{ "del\x7f", "del?" },
-	{ "c1 \xc2\x9b", "c1 ?" },
-	{ "bidi \xe2\x80\xae x", "bidi ? x" },
-	{ "zwsp \xe2\x80\x8b x", "zwsp ? x" },
-	{ "raw \x9b", "raw \xef\xbf\xbd" },
-	{ "Zo\xc3\xab \xc3\x98", "Zo\xc3\xab \xc3\x98" },
+    {"plain", "plain"},
+    {"tab\there", "tab here"},
+    {"esc\x1b[2Jx", "esc?[2Jx"},
+    {"osc\x1b]0;t\x07", "osc?]0;t?"},
+    {"line\nbreak\r", "line?break?"},
+    {"del\x7f", "del?"},
+    {"c1 \xc2\x9b", "c1 ?"},
+    {"bidi \xe2\x80\xae x", "bidi ? x"},
+    {"zwsp \xe2\x80\x8b x", "zwsp ? x"},
+    {"raw \x9b", "raw \xef\xbf\xbd"},
+    {"Zo\xc3\xab \xc3\x98", "Zo\xc3\xab \xc3\x98"},
 };
 
 static const struct {
 	const char *in, *want;
 } oneline[] = {
-	{ "  a  b  ", "a b" },
-	{ "a\r\n b", "a b" },
-	{ "x\nSigned-off-by: y", "x Signed-off-by: y" },
-	{ "e\x1b[31m", "e [31m" },
-	{ "c1\xc2\x85next", "c1 next" },
-	{ "latin1 caf\xe9", "latin1 caf\xc3\xa9" },
-	{ "", "" },
+    {"  a  b  ", "a b"},
+    {"a\r\n b", "a b"},
+    {"x\nSigned-off-by: y", "x Signed-off-by: y"},
+    {"e\x1b[31m", "e [31m"},
+    {"c1\xc2\x85next", "c1 next"},
+    {"latin1 caf\xe9", "latin1 caf\xc3\xa9"},
+    {"", ""},
 };
 
 static const struct {
@@ -37,18 +37,18 @@ static const struct {
 	gunichar c;
 	guint line;
 } ctl[] = {
-	{ "plain\ntext\n", 0, 0 },
-	{ "a\n\xe2\x80\xae\n", 0x202e, 2 },
-	/* Lo letters excuse a format character in prose, as in b4 */
-	{ "\xd9\x85\xdb\x8c\xe2\x80\x8c\xd8\xae\n", 0, 0 },
-	/* not a bidi control in a diff */
-	{ "msg\n\ndiff --git a/x b/x\n+\xd8\xa7\xe2\x81\xa7\n", 0x2067, 4 },
-	{ "msg\n\ndiff --git a/x b/x\n+\xd9\x85\xe2\x80\x8c\xd8\xae\n", 0, 0 },
-	{ "Fixes: abc\xe2\x80\x8b\n", 0x200b, 1 },
-	{ "soft\xc2\xadhyphen\n", 0xad, 1 },
-	{ "emoji \xf0\x9f\x91\x8d\n", 0, 0 },
-	/* a Latin-1 byte kept in a diff does not hide a control after it */
-	{ "m\n\ndiff --git a/x b/x\n+caf\xe9 \xe2\x80\xae\n", 0x202e, 4 },
+    {"plain\ntext\n", 0, 0},
+    {"a\n\xe2\x80\xae\n", 0x202e, 2},
+    /* Lo letters excuse a format character in prose, as in b4 */
+    {"\xd9\x85\xdb\x8c\xe2\x80\x8c\xd8\xae\n", 0, 0},
+    /* not a bidi control in a diff */
+    {"msg\n\ndiff --git a/x b/x\n+\xd8\xa7\xe2\x81\xa7\n", 0x2067, 4},
+    {"msg\n\ndiff --git a/x b/x\n+\xd9\x85\xe2\x80\x8c\xd8\xae\n", 0, 0},
+    {"Fixes: abc\xe2\x80\x8b\n", 0x200b, 1},
+    {"soft\xc2\xadhyphen\n", 0xad, 1},
+    {"emoji \xf0\x9f\x91\x8d\n", 0, 0},
+    /* a Latin-1 byte kept in a diff does not hide a control after it */
+    {"m\n\ndiff --git a/x b/x\n+caf\xe9 \xe2\x80\xae\n", 0x202e, 4},
 };
 
 int
@@ -94,8 +94,9 @@ main(void)
 		       "find_control '%s' (U+%04X line %u)", shown, c, line);
 	}
 	s = lore_mask_fill("https://x/%s/%%s/%d%n", "a%sb%n");
-	tap_is_str(s, "https://x/a%sb%n/%s/%d%n",
-		   "mask_fill: the value is never a format, only %%s is filled");
+	tap_is_str(
+	    s, "https://x/a%sb%n/%s/%d%n",
+	    "mask_fill: the value is never a format, only %%s is filled");
 	g_free(s);
 	return tap_done();
 }
