@@ -2,7 +2,8 @@
  * run.c - from the parsed command line to a finished job: the target
  * Message-ID (argument or piped message), the sources and their roles
  * handed to gather.h, then the am job, the thread job or the mail
- * filter's series work. The wiring main.c would otherwise hold.
+ * filter's series work. The wiring main.c would otherwise hold; each
+ * stage's options come from runopts.h.
  */
 #include "after.h"
 #include "amjob.h"
@@ -15,6 +16,7 @@
 #include "newer.h"
 #include "nm.h"
 #include "passthrough.h"
+#include "runopts.h"
 #include "gather.h"
 #include "thread.h"
 #include "threadout.h"
@@ -26,147 +28,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define DEFAULT_LINK_TRAILER "Link: https://patch.msgid.link/%s"
-#define DEFAULT_LINK_MASK "https://lore.kernel.org/r/%s"
 /* how long a busy notmuch database is retried before exit 75 */
 #define NM_RETRY_MS 2000
-/* how long --append waits for each lock of the mailbox */
-#define DEFAULT_LOCK_TIMEOUT 10
-
-static GPtrArray *
-split_list(const char *v)
-{
-	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
-	g_auto(GStrv) parts = NULL;
-	guint i;
-
-	if (!v)
-		return a;
-	parts = g_strsplit_set(v, ",", -1);
-	for (i = 0; parts[i]; i++) {
-		char *name = NULL, *email = NULL;
-
-		message_parse_addr(parts[i], &name, &email);
-		if (*email)
-			g_ptr_array_add(a, g_ascii_strdown(email, -1));
-		g_free(name);
-		g_free(email);
-	}
-	return a;
-}
-
-static void
-fill_opts(struct amjob_opts *o, const struct cli *c, struct config *cfg)
-{
-	const char *v;
-
-	o->trailers.add_trailers = !c->no_add_trailers;
-	o->trailers.add_my_sob = c->add_my_sob;
-	o->trailers.add_link = c->add_link;
-	o->trailers.cc_trailers = c->cc_trailers;
-	v = config_get(cfg, "linktrailermask", "linktrailermask");
-	if (v) {
-		o->trailers.link_trailer = g_strdup(v);
-	} else if ((v = config_get(cfg, "linkmask", NULL))) {
-		o->trailers.link_trailer = g_strconcat("Link: ", v, NULL);
-	} else {
-		o->trailers.link_trailer = g_strdup(DEFAULT_LINK_TRAILER);
-	}
-	o->trailers.trailer_order =
-	    g_strdup(config_get(cfg, "trailer-order", "trailer-order"));
-	o->trailers.ignore_from = split_list(
-	    config_get(cfg, "trailers-ignore-from", "trailers-ignore-from"));
-	o->trailers.user_name = g_strdup(config_raw(cfg, "user.name"));
-	o->trailers.user_email = g_strdup(config_raw(cfg, "user.email"));
-	o->use_version = c->use_version;
-	o->cherry_pick = c->cherry_pick;
-	o->sloppy = c->sloppy;
-	o->allow_incomplete = c->allow_incomplete;
-	o->mboxrd = c->mboxrd;
-	o->outdir = c->outdir;
-	o->mbox_name = c->mbox_name;
-	o->no_cover = c->no_cover;
-	o->arriving = c->passthrough;
-	o->allow_unicode_control = c->allow_unicode_control;
-	v = config_get(cfg, "summary-linkmask", "linkmask");
-	o->link_mask = g_strdup(v ? v : DEFAULT_LINK_MASK);
-}
-
-static void
-clear_opts(struct amjob_opts *o)
-{
-	g_free(o->trailers.link_trailer);
-	g_free(o->trailers.trailer_order);
-	g_ptr_array_free(o->trailers.ignore_from, TRUE);
-	g_free(o->trailers.user_name);
-	g_free(o->trailers.user_email);
-	g_free(o->link_mask);
-}
-
-/* LORE_AM_LOCK_TIMEOUT, or the default; FALSE when it is not a number. */
-static gboolean
-lock_timeout(guint *secs)
-{
-	const char *v = g_getenv("LORE_AM_LOCK_TIMEOUT");
-	guint64 n;
-
-	*secs = DEFAULT_LOCK_TIMEOUT;
-	if (!v || !*v)
-		return TRUE;
-	if (!g_ascii_string_to_unsigned(v, 10, 0, 3600, &n, NULL))
-		return FALSE;
-	*secs = (guint)n;
-	return TRUE;
-}
-
-/*
- * --thread writes mail to read, not patches: options that shape the
- * series have no meaning there, and the output goes to one place only.
- */
-int
-run_check_thread_opts(struct cli *c)
-{
-	static const char *const series_only[] = {
-	    "--use-version", "--cherry-pick", "--add-my-sob",
-	    "--add-link",    "--cc-trailers",
-	};
-	gboolean set[] = {
-	    c->use_version != 0, c->cherry_pick != NULL, c->add_my_sob,
-	    c->add_link,	 c->cc_trailers,
-	};
-	guint i, secs, outs = !!c->outdir + !!c->maildir + !!c->append;
-
-	if (c->maildir || c->append)
-		c->thread = TRUE;
-	if (c->seen && !c->maildir) {
-		lore_err("--seen goes with --maildir");
-		return LORE_EUSAGE;
-	}
-	if (!c->thread)
-		return LORE_OK;
-	for (i = 0; i < G_N_ELEMENTS(set); i++) {
-		if (set[i]) {
-			lore_err("%s shapes the patch series; it does not go "
-				 "with --thread",
-				 series_only[i]);
-			return LORE_EUSAGE;
-		}
-	}
-	if (outs > 1) {
-		lore_err("give only one of -o, --maildir and --append");
-		return LORE_EUSAGE;
-	}
-	if (c->append && !lock_timeout(&secs)) {
-		g_autofree char *v =
-		    lore_term_safe(g_getenv("LORE_AM_LOCK_TIMEOUT"), -1);
-
-		lore_err("LORE_AM_LOCK_TIMEOUT is '%s', not a number of "
-			 "seconds from 0 to 3600",
-			 v);
-		return LORE_EUSAGE;
-	}
-	return LORE_OK;
-}
 
 static int
 run_thread(struct thread *t, const struct cli *c, const char *target)
@@ -179,7 +42,7 @@ run_thread(struct thread *t, const struct cli *c, const char *target)
 	o.maildir = c->maildir;
 	o.append = c->append;
 	o.seen = c->seen;
-	lock_timeout(&o.lock_timeout);
+	runopts_lock_timeout(&o.lock_timeout);
 	return threadout_run(t, &o);
 }
 
@@ -227,59 +90,6 @@ read_stdin_message(struct message **out)
 		*out = piped_message(p, n);
 	g_bytes_unref(b);
 	return n && !*out ? LORE_EUSAGE : LORE_OK;
-}
-
-/* The archive's settings: git config, then the command line. */
-static int
-setup_lore(struct lore_opts *lo, const struct cli *c, struct config *cfg)
-{
-	GError *err = NULL;
-	guint i;
-
-	if (!lore_opts_load(lo, cfg, &err) ||
-	    (c->lore && !lore_opts_set_mask(lo, c->lore, &err))) {
-		lore_err("%s", err->message);
-		g_error_free(err);
-		return LORE_EUSAGE;
-	}
-	for (i = 0; c->fallbacks && c->fallbacks[i]; i++) {
-		if (!lore_opts_add_mirror(lo, c->fallbacks[i], i, &err)) {
-			lore_err("%s", err->message);
-			g_error_free(err);
-			return LORE_EUSAGE;
-		}
-	}
-	lo->no_cache = c->no_cache;
-	lo->offline = c->offline;
-	lo->progress = !c->quiet && isatty(STDERR_FILENO);
-	return LORE_OK;
-}
-
-/* --source, else git config lore-am.source, else auto; -N forces notmuch. */
-static int
-choose_mode(const struct cli *c, struct config *cfg, enum gather_mode *mode)
-{
-	const char *v = c->source ? c->source : config_get(cfg, "source", NULL);
-
-	*mode = GATHER_AUTO;
-	if (v && !gather_parse_mode(v, mode)) {
-		g_autofree char *s = lore_term_safe(v, -1);
-
-		lore_err("unknown source '%s' in %s: use auto, notmuch, lore "
-			 "or mbox",
-			 s, c->source ? "--source" : "lore-am.source");
-		return LORE_EUSAGE;
-	}
-	if (c->notmuch) {
-		if (c->source && *mode != GATHER_NOTMUCH) {
-			g_autofree char *s = lore_term_safe(c->source, -1);
-
-			lore_err("-N and --source %s contradict each other", s);
-			return LORE_EUSAGE;
-		}
-		*mode = GATHER_NOTMUCH;
-	}
-	return LORE_OK;
 }
 
 static int
@@ -411,7 +221,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	gboolean archive, newer = c->check_newer || c->use_newer;
 	int rc;
 
-	rc = choose_mode(c, cfg, &mode);
+	rc = runopts_mode(c, cfg, &mode);
 	if (!rc && c->thread && !target) {
 		lore_err("--thread needs a message: pipe one in or give its "
 			 "Message-ID");
@@ -426,7 +236,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	archive = mode == GATHER_LORE ||
 		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
 	if (archive || newer) {
-		rc = setup_lore(&lo, c, cfg);
+		rc = runopts_lore(&lo, c, cfg);
 		if (rc) {
 			message_free(piped);
 			goto out;
@@ -465,14 +275,14 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	}
 	if (newer && (rc = use_newer(c, g, &lo, t, &s)))
 		goto out;
-	fill_opts(&o, c, cfg);
+	runopts_am(&o, c, cfg);
 	o.target = target;
 	o.result = res;
 	rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
 	if (!rc)
 		rc = after_am(s, &o, c, cfg);
 	attest_free(o.attest);
-	clear_opts(&o);
+	runopts_am_clear(&o);
 out:
 	/* the archive sources borrow @lo: free them first */
 	gather_free(g);
