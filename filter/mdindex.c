@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,15 @@
 G_DEFINE_QUARK(lore - am - mdindex - error - quark, mdindex_error)
 
 static int enabled = -1;
+/*
+ * lore-am.index-min-messages: a mailbox smaller than this is read whole,
+ * the plain scan being cheaper there than keeping and asking its index
+ * (measured: on a 3 235-message mbox holding one thread, a warm indexed
+ * run took 1.5x the instructions of the plain scan). An mbox file counts
+ * as one message per 2 KiB.
+ */
+#define MIN_MESSAGES_DEFAULT 4000
+static guint64 min_messages = MIN_MESSAGES_DEFAULT;
 
 void
 mdindex_disable(void)
@@ -41,6 +51,10 @@ wanted(void)
 		const char *v = config_get(c, "index", NULL);
 
 		enabled = !v || config_bool(v);
+		v = config_get(c, "index-min-messages", NULL);
+		if (v && !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT32,
+						     &min_messages, NULL))
+			min_messages = MIN_MESSAGES_DEFAULT;
 		config_free(c);
 	}
 	return enabled;
@@ -355,6 +369,32 @@ is_maildir(const char *path)
 	       g_file_test(new, G_FILE_TEST_IS_DIR);
 }
 
+/* Is the mailbox @real below lore-am.index-min-messages? */
+static gboolean
+small(const char *real, gboolean maildir)
+{
+	static const char *const subs[] = {"cur", "new"};
+	guint64 n = 0;
+	guint i;
+
+	if (!maildir) {
+		GStatBuf st;
+
+		return g_stat(real, &st) ||
+		       (guint64)st.st_size / 2048 < min_messages;
+	}
+	for (i = 0; i < G_N_ELEMENTS(subs) && n < min_messages; i++) {
+		g_autofree char *d = g_build_filename(real, subs[i], NULL);
+		GDir *dir = g_dir_open(d, 0, NULL);
+
+		while (dir && n < min_messages && g_dir_read_name(dir))
+			n++;
+		if (dir)
+			g_dir_close(dir);
+	}
+	return n < min_messages;
+}
+
 int
 mdindex_gather(const char *path, const char *msgid, struct thread *t,
 	       const char *origin, guint *added)
@@ -377,6 +417,8 @@ mdindex_gather(const char *path, const char *msgid, struct thread *t,
 	x.maildir = g_file_test(real, G_FILE_TEST_IS_DIR);
 	if (x.maildir ? !is_maildir(real)
 		      : !g_file_test(real, G_FILE_TEST_IS_REGULAR))
+		return MDINDEX_PLAIN;
+	if (small(real, x.maildir))
 		return MDINDEX_PLAIN;
 	file = index_file(real);
 	if (open_db(&x, file, &err) && mdindex_update(&x, &err))

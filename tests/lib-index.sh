@@ -9,6 +9,10 @@
 #   idx_sql PATH SQL
 #       Run SQL on the index of PATH with the sqlite3 shell.
 
+# the test folders are small: index them all the same (a mailbox under
+# lore-am.index-min-messages is read whole, without its index)
+git config --global lore-am.index-min-messages 0
+
 idx_db() {
 	_real=$(realpath "$1") || return 1
 	printf '%s/lore-am/index/%s.sqlite3\n' "$XDG_CACHE_HOME" \
