@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-thread.sh"
 . "$(dirname "$0")/lib-index.sh"
-plan 19
+plan 21
 
 W=$TRASH/w
 mkdir -p "$W/mail"
@@ -190,5 +190,15 @@ idx_cmp "$TRASH/o" /dev/null --thread -m "$MB" r@example.org
 ok $? "after a rewrite in the middle, indexed = --no-index"
 is "$(idx_sql "$MB" "SELECT count(*) FROM msg WHERE subject = 'first'")" 0 \
    "the rewrite rebuilt the rows"
+
+# the default threshold: a small mailbox is read whole, with no index kept
+cp "$MB" "$TRASH/small.mbox"
+git config --global --unset lore-am.index-min-messages
+"$LORE_AM" -q --thread -m "$TRASH/small.mbox" r@example.org >"$TRASH/s.i" 2>/dev/null
+check "under lore-am.index-min-messages (default): no index is kept" \
+	sh -c "test ! -e \"$(idx_db "$TRASH/small.mbox")\" && test -s \"$TRASH/s.i\""
+"$LORE_AM" -q --no-index --thread -m "$TRASH/small.mbox" r@example.org >"$TRASH/s.p" 2>/dev/null
+same_file "$TRASH/s.i" "$TRASH/s.p" "... and the run is the plain scan's"
+git config --global lore-am.index-min-messages 0
 
 done_testing
