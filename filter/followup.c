@@ -18,15 +18,9 @@
 #include <string.h>
 
 static struct spatch *
-spatch_of(struct series_set *s, const struct message *m)
-{
-	return m ? g_hash_table_lookup(s->by_msg, m) : NULL;
-}
-
-static struct spatch *
 parent_of(struct series_set *s, const struct spatch *p)
 {
-	return spatch_of(s, thread_parent(s->thread, p->msg));
+	return series_spatch_of(s, thread_parent(s->thread, p->msg));
 }
 
 /* The list of trailers sent to @p, made on first use. */
@@ -78,16 +72,6 @@ answered(struct series_set *s, struct spatch *r, GHashTable *memo,
 	return found;
 }
 
-/* Replies by their Date; an unknown date (0) counts as the oldest. */
-static int
-by_date(gconstpointer a, gconstpointer b)
-{
-	const struct spatch *x = *(struct spatch *const *)a;
-	const struct spatch *y = *(struct spatch *const *)b;
-
-	return (x->msg->date > y->msg->date) - (x->msg->date < y->msg->date);
-}
-
 /*
  * Follow the reply chain up to the patch or cover letter it answers.
  * Trailers are taken in the order the replies were sent (their Date;
@@ -104,7 +88,7 @@ attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 	GPtrArray *path = g_ptr_array_new();
 	guint i, k;
 
-	g_ptr_array_sort(replies, by_date);
+	g_ptr_array_sort(replies, series_by_date);
 	for (i = 0; i < replies->len; i++) {
 		struct spatch *r = replies->pdata[i];
 		struct spatch *p = answered(f->set, r, memo, on_path, path);

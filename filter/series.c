@@ -60,8 +60,8 @@ check_complete(struct series *ser)
 			ser->complete = FALSE;
 }
 
-static struct spatch *
-spatch_of(struct series_set *s, const struct message *m)
+struct spatch *
+series_spatch_of(struct series_set *s, const struct message *m)
 {
 	return m ? g_hash_table_lookup(s->by_msg, m) : NULL;
 }
@@ -192,8 +192,8 @@ add_message(struct series_set *s, struct spatch *p, GPtrArray *resent)
 		return;
 	if (!get_rev(s, p->revision) && p->revision_inferred) {
 		/* "[PATCH 2/3]" answering a "[PATCH v3 0/3]" is v3 */
-		struct spatch *irt =
-		    spatch_of(s, thread_get(s->thread, p->msg->in_reply_to));
+		struct spatch *irt = series_spatch_of(
+		    s, thread_get(s->thread, p->msg->in_reply_to));
 
 		if (irt && irt->has_diffstat && !irt->has_diff)
 			p->revision = irt->revision;
@@ -222,9 +222,8 @@ add_message(struct series_set *s, struct spatch *p, GPtrArray *resent)
 	add_patch(s, get_rev(s, p->revision), p);
 }
 
-/* Send dates; an unknown date (0) counts as the oldest. */
-static int
-by_date(gconstpointer a, gconstpointer b)
+int
+series_by_date(gconstpointer a, gconstpointer b)
 {
 	const struct spatch *x = *(struct spatch *const *)a;
 	const struct spatch *y = *(struct spatch *const *)b;
@@ -247,7 +246,7 @@ add_messages(struct series_set *s)
 
 	for (i = 0; i < s->all->len; i++)
 		add_message(s, s->all->pdata[i], resent);
-	g_ptr_array_sort(resent, by_date);
+	g_ptr_array_sort(resent, series_by_date);
 	if (resent->len) {
 		GArray *revs = series_revisions(s);
 
@@ -329,13 +328,14 @@ static gboolean
 rerolls_same_slot(struct series_set *s, struct spatch *p)
 {
 	struct spatch *pp =
-	    spatch_of(s, thread_get(s->thread, p->msg->in_reply_to));
+	    series_spatch_of(s, thread_get(s->thread, p->msg->in_reply_to));
 	guint depth = 0;
 
 	while (pp && depth++ < 10000) {
 		if (pp->counter == p->counter && pp->expected == p->expected)
 			return TRUE;
-		pp = spatch_of(s, thread_get(s->thread, pp->msg->in_reply_to));
+		pp = series_spatch_of(
+		    s, thread_get(s->thread, pp->msg->in_reply_to));
 	}
 	return FALSE;
 }
@@ -401,7 +401,8 @@ find_cover(struct series_set *s, struct series *ser)
 
 		if (!p || !p->msg->in_reply_to)
 			continue;
-		pot = spatch_of(s, thread_get(s->thread, p->msg->in_reply_to));
+		pot = series_spatch_of(
+		    s, thread_get(s->thread, p->msg->in_reply_to));
 		if (pot && pot->has_diffstat && !pot->has_diff && !pot->reply &&
 		    !g_ascii_strcasecmp(pot->msg->from_email,
 					p->msg->from_email)) {
@@ -480,18 +481,19 @@ series_missing(struct series *ser)
 static struct spatch *
 answered_patch(struct series_set *s, const struct spatch *p)
 {
-	struct spatch *q = spatch_of(s, thread_parent(s->thread, p->msg));
+	struct spatch *q =
+	    series_spatch_of(s, thread_parent(s->thread, p->msg));
 	guint depth = 0;
 
 	while (q && q->reply && depth++ < 10000)
-		q = spatch_of(s, thread_parent(s->thread, q->msg));
+		q = series_spatch_of(s, thread_parent(s->thread, q->msg));
 	return q && !q->reply ? q : NULL;
 }
 
 gboolean
 series_inner_patch(struct series_set *s, const char *msgid)
 {
-	struct spatch *p = spatch_of(s, thread_get(s->thread, msgid));
+	struct spatch *p = series_spatch_of(s, thread_get(s->thread, msgid));
 	guint i;
 
 	if (!p || p->reply || !p->has_diff || !p->counters_inferred ||

@@ -59,6 +59,16 @@ struct series_set {
  */
 struct series_set *series_analyse(struct thread *t);
 
+/* The spatch of message @m (borrowed), or NULL. */
+struct spatch *series_spatch_of(struct series_set *s, const struct message *m);
+
+/*
+ * For g_ptr_array_sort() of struct spatch *: by send date, an unknown date
+ * (0) counting as the oldest; the sort is stable, so equal dates keep the
+ * thread's order.
+ */
+int series_by_date(gconstpointer a, gconstpointer b);
+
 /* Is revision @revision (0: the latest) there with all its patches? */
 gboolean series_complete(struct series_set *s, int revision);
 void series_set_free(struct series_set *s);
