@@ -5,6 +5,7 @@
  * them; plus b4's tests for a diff and a diffstat.
  */
 #include "body.h"
+#include "mailinfo.h"
 #include "util.h"
 
 #include <string.h>
@@ -165,20 +166,35 @@ body_split(const char *body, struct body_parts *out)
 		if (*p != '\r' || (p[1] && p[1] != '\n'))
 			g_string_append_c(b, *p);
 	strip_nl(b, TRUE, TRUE);
-	/* the basement: after a "---" line, or from the diff itself; a "-- "
-	 * signature below a patch stays part of it, blank lines and all */
+	/* the basement: from git's patch break on ("---", "diff -",
+	 * "Index: ", as git mailinfo finds it, so that no trailer goes where
+	 * git am reads a patch), else from a "--- a/" line; a "-- " signature
+	 * below a patch stays part of it, blank lines and all */
 	cut = NULL;
-	if (g_str_has_prefix(b->str, "---\n"))
-		cut = b->str;
-	else if ((p = strstr(b->str, "\n---\n")))
-		cut = p + 1;
-	if (!cut && (p = strstr(b->str, "\ndiff ")))
-		cut = p + 1;
+	for (p = b->str; *p && !cut;) {
+		const char *nl = strchr(p, '\n');
+		size_t ll = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (mailinfo_is_patch_break(p, ll) &&
+		    !mailinfo_is_scissors(p, ll))
+			cut = p;
+		p = nl ? nl + 1 : p + ll;
+	}
 	if (!cut && (p = strstr(b->str, "\n--- a/")))
 		cut = p + 1;
 	if (cut) {
-		size_t skip = g_str_has_prefix(cut, "---\n") ? 4 : 0;
-		GString *bs = g_string_new(cut + skip);
+		/* a separator line of dashes and white space is dropped:
+		 * body_rebuild() writes "---" again where it is needed */
+		size_t skip = 0;
+		GString *bs;
+
+		if (g_str_has_prefix(cut, "---")) {
+			skip = 3;
+			while (cut[skip] == ' ' || cut[skip] == '\t')
+				skip++;
+			skip = cut[skip] == '\n' ? skip + 1 : 0;
+		}
+		bs = g_string_new(cut + skip);
 
 		strip_nl(bs, FALSE, TRUE);
 		out->basement = g_string_free(bs, FALSE);
