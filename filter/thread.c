@@ -244,12 +244,13 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	struct uf u;
 	struct message *target = thread_get(t, msgid);
 	GHashTable *cut = NULL;
-	GPtrArray *keep, *keys = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *keep, *keys;
 	gboolean *in;
 	guint i, root, dropped;
 
 	if (!target)
 		return 0;
+	keys = g_ptr_array_new_with_free_func(g_free);
 	u.ix = g_hash_table_new(g_str_hash, g_str_equal);
 	u.parent =
 	    g_array_sized_new(FALSE, FALSE, sizeof(guint), t->msgs->len * 2);
