@@ -43,13 +43,14 @@ GHashTable *
 cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 		 GError **err)
 {
-	GHashTable *set = g_hash_table_new(NULL, NULL);
+	GHashTable *set;
 	int upper = ser->slots->len - 1;
 	g_auto(GStrv) parts = NULL;
 	guint i;
 
 	if (strchr(spec, '*'))
 		return pick_glob(ser, spec, err);
+	set = g_hash_table_new(NULL, NULL);
 	if (!strcmp(spec, "_")) {
 		for (i = 1; i < ser->slots->len; i++) {
 			struct spatch *p =
