@@ -84,8 +84,9 @@ dnstxt_free(struct dnstxt *d)
 {
 	if (!d)
 		return;
-	if (d->res_ok)
-		res_nclose(&d->res);
+	/* also after a failed res_ninit(), which may have loaded the
+	 * resolver's configuration already (valgrind saw it kept) */
+	res_nclose(&d->res);
 	g_hash_table_destroy(d->cache);
 	g_free(d);
 }
