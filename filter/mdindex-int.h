@@ -79,4 +79,7 @@ GPtrArray *mdindex_walk(struct mdindex *x, const char *msgid, struct thread *t,
  */
 gboolean mdindex_update(struct mdindex *x, GError **err);
 
+/* The refs column of @m: In-Reply-To, then References, one id a line. */
+void mdindex_refs(GString *out, const struct message *m);
+
 #endif

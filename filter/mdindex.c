@@ -60,6 +60,17 @@ wanted(void)
 	return enabled;
 }
 
+void
+mdindex_refs(GString *out, const struct message *m)
+{
+	guint i;
+
+	if (m->in_reply_to)
+		g_string_append_printf(out, "%s\n", m->in_reply_to);
+	for (i = 0; i < m->refs->len; i++)
+		g_string_append_printf(out, "%s\n", (char *)m->refs->pdata[i]);
+}
+
 gboolean
 mdindex_fail(struct mdindex *x, int rc, GError **err)
 {
@@ -241,15 +252,9 @@ parse_one(const char *buf, size_t len, void *data)
 	struct got *g = data;
 	struct message *m = message_parse(buf, len, NULL);
 	GString *refs = g_string_new(NULL);
-	guint i;
 
-	if (m && m->msgid) {
-		if (m->in_reply_to)
-			g_string_append_printf(refs, "%s\n", m->in_reply_to);
-		for (i = 0; i < m->refs->len; i++)
-			g_string_append_printf(refs, "%s\n",
-					       (char *)m->refs->pdata[i]);
-	}
+	if (m && m->msgid)
+		mdindex_refs(refs, m);
 	/* never trusted: a row that no longer says what the mail says */
 	if (!m || g_strcmp0(m->msgid, g->row->msgid) ||
 	    strcmp(refs->str, g->row->refs)) {

@@ -70,19 +70,13 @@ insert_one(const char *buf, size_t len, void *data)
 	gboolean big = len > LORE_MAX_MESSAGE;
 	GString *refs = g_string_new(NULL);
 	sqlite3_stmt *s = u->ins;
-	guint i;
 
 	if (u->err)
 		goto out;
 	if (!big)
 		m = message_parse(buf, len, NULL);
-	if (m && m->msgid) {
-		if (m->in_reply_to)
-			g_string_append_printf(refs, "%s\n", m->in_reply_to);
-		for (i = 0; i < m->refs->len; i++)
-			g_string_append_printf(refs, "%s\n",
-					       (char *)m->refs->pdata[i]);
-	}
+	if (m && m->msgid)
+		mdindex_refs(refs, m);
 	sqlite3_bind_int(s, 1, u->dir);
 	if (u->name) {
 		const char *colon = strchr(u->name, ':');
