@@ -35,8 +35,9 @@ WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
 	     $(shell pkg-config --cflags $(PKGS))
 ALL_LDFLAGS = $(LDFLAGS)
-# libcurl is not linked: filter/curllib.c loads it when a fetch needs it
-LIBS      = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
+# libcurl and libsqlite3 are not linked: filter/curllib.c loads libcurl
+# when a fetch needs it, filter/sqlitelib.c libsqlite3 when an index does
+LIBS      = $(shell pkg-config --libs $(filter-out libcurl sqlite3,$(PKGS)))
 # glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
 # itself is loaded when a signed patch is checked (filter/dkimv.c)
 LIBS     += -lresolv
@@ -83,7 +84,7 @@ LIB_OBJS += filter/rfc2047.o
 LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
-LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o
+LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
