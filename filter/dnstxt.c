@@ -15,7 +15,9 @@
 
 struct dnstxt {
 	struct __res_state res;
-	gboolean res_ok;   /* res_ninit succeeded */
+	int res_state;	 /* 0: not set up yet, 1: ready, -1: res_ninit failed */
+	gboolean server; /* @sin names the server to ask */
+	struct sockaddr_in sin;
 	gboolean down;	   /* a query got no answer: ask no more */
 	gint64 spent;	   /* microseconds spent waiting on the server */
 	GHashTable *cache; /* name (lower case) -> struct answer */
@@ -56,9 +58,8 @@ struct dnstxt *
 dnstxt_new(const char *server, GError **err)
 {
 	struct dnstxt *d = g_new0(struct dnstxt, 1);
-	struct sockaddr_in sin;
 
-	if (server && !parse_server(server, &sin)) {
+	if (server && !parse_server(server, &d->sin)) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "nameserver '%s' is not IPV4-ADDRESS:PORT", server);
 		g_free(d);
@@ -66,17 +67,30 @@ dnstxt_new(const char *server, GError **err)
 	}
 	d->cache =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, answer_free);
-	d->res_ok = res_ninit(&d->res) == 0;
-	if (d->res_ok) {
-		/* one try of two seconds: DNSTXT_BUDGET_MS bounds the rest */
-		d->res.retrans = 2;
-		d->res.retry = 1;
-		if (server) {
-			d->res.nsaddr_list[0] = sin;
-			d->res.nscount = 1;
-		}
-	}
+	d->server = server != NULL;
 	return d;
+}
+
+/*
+ * The resolver state is set up on the first query, not in dnstxt_new():
+ * res_ninit() reads /etc/resolv.conf, and most runs check no signature.
+ */
+static gboolean
+resolver_ready(struct dnstxt *d)
+{
+	if (d->res_state)
+		return d->res_state > 0;
+	d->res_state = res_ninit(&d->res) == 0 ? 1 : -1;
+	if (d->res_state < 0)
+		return FALSE;
+	/* one try of two seconds: DNSTXT_BUDGET_MS bounds the rest */
+	d->res.retrans = 2;
+	d->res.retry = 1;
+	if (d->server) {
+		d->res.nsaddr_list[0] = d->sin;
+		d->res.nscount = 1;
+	}
+	return TRUE;
 }
 
 void
@@ -86,7 +100,8 @@ dnstxt_free(struct dnstxt *d)
 		return;
 	/* also after a failed res_ninit(), which may have loaded the
 	 * resolver's configuration already (valgrind saw it kept) */
-	res_nclose(&d->res);
+	if (d->res_state)
+		res_nclose(&d->res);
 	g_hash_table_destroy(d->cache);
 	g_free(d);
 }
@@ -135,7 +150,7 @@ query(struct dnstxt *d, const char *name)
 	int n;
 
 	a->st = DNSTXT_FAIL;
-	if (!d->res_ok) {
+	if (!resolver_ready(d)) {
 		a->txt = g_strdup("no resolver configured");
 		return a;
 	}
