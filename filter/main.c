@@ -6,7 +6,6 @@
  */
 #include "cli.h"
 #include "lore.h"
-#include "mdindex.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -379,8 +378,6 @@ main(int argc, char **argv)
 		cli_clear(&c);
 		return 0;
 	}
-	if (c.no_index)
-		mdindex_disable();
 	if (c.use_version < 0) {
 		lore_err("--use-version takes a positive number");
 		rc = LORE_EUSAGE;

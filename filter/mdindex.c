@@ -25,7 +25,7 @@
 
 G_DEFINE_QUARK(lore - am - mdindex - error - quark, mdindex_error)
 
-static int enabled = -1;
+static gboolean enabled = TRUE;
 /*
  * lore-am.index-min-messages: a mailbox smaller than this is read whole,
  * the plain scan being cheaper there than keeping and asking its index
@@ -37,27 +37,15 @@ static int enabled = -1;
 static guint64 min_messages = MIN_MESSAGES_DEFAULT;
 
 void
-mdindex_disable(void)
+mdindex_setup(struct config *cfg, gboolean off)
 {
-	enabled = 0;
-}
+	const char *v = config_get(cfg, "index", NULL);
 
-/* lore-am.index (default true), read once */
-static gboolean
-wanted(void)
-{
-	if (enabled < 0) {
-		struct config *c = config_load();
-		const char *v = config_get(c, "index", NULL);
-
-		enabled = !v || config_bool(v);
-		v = config_get(c, "index-min-messages", NULL);
-		if (v && !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT32,
-						     &min_messages, NULL))
-			min_messages = MIN_MESSAGES_DEFAULT;
-		config_free(c);
-	}
-	return enabled;
+	enabled = !off && (!v || config_bool(v));
+	v = config_get(cfg, "index-min-messages", NULL);
+	if (!v || !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT32,
+					      &min_messages, NULL))
+		min_messages = MIN_MESSAGES_DEFAULT;
 }
 
 void
@@ -412,7 +400,7 @@ mdindex_gather(const char *path, const char *msgid, struct thread *t,
 
 	*added = 0;
 	if (!msgid || !strcmp(path, "-") || g_str_has_suffix(path, ".gz") ||
-	    !wanted())
+	    !enabled)
 		return MDINDEX_PLAIN;
 	/* what cannot be read is the plain scan's to report */
 	real = realpath(path, NULL);

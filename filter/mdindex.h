@@ -19,6 +19,8 @@
 
 #include "thread.h"
 
+struct config;
+
 /* mdindex_gather()'s answer "not done: read the whole folder instead" */
 #define MDINDEX_PLAIN (-1)
 
@@ -36,7 +38,11 @@
 int mdindex_gather(const char *path, const char *msgid, struct thread *t,
 		   const char *origin, guint *added);
 
-/* --no-index: every later mdindex_gather() answers MDINDEX_PLAIN. */
-void mdindex_disable(void);
+/*
+ * Read lore-am.index and lore-am.index-min-messages from @cfg, once per
+ * run before the sources are asked; @off (--no-index) or index = false
+ * make every later mdindex_gather() answer MDINDEX_PLAIN.
+ */
+void mdindex_setup(struct config *cfg, gboolean off);
 
 #endif

@@ -11,6 +11,7 @@
 #include "config.h"
 #include "lore.h"
 #include "mbox.h"
+#include "mdindex.h"
 #include "message.h"
 #include "msgid.h"
 #include "newer.h"
@@ -221,6 +222,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	gboolean archive, newer = c->check_newer || c->use_newer;
 	int rc;
 
+	mdindex_setup(cfg, c->no_index);
 	rc = runopts_mode(c, cfg, &mode);
 	if (!rc && c->thread && !target) {
 		lore_err("--thread needs a message: pipe one in or give its "
