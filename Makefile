@@ -142,6 +142,19 @@ check: lore-am units
 	$(TEST_ENV) prove -j$(TEST_JOBS) -f $(TESTS)
 	@tests/tool-report $(TOOL_LOGS)
 
+# The whole suite under valgrind takes about 20 minutes on two cores.
+VALGRIND_TESTS ?= $(TESTS)
+# CI's share of it (about a fifth of the time): the unit tests and one
+# file for each stage and source, so every module runs under valgrind.
+# The whole suite still runs with ASan and UBSan (make SANITIZE=1 check).
+VALGRIND_CI_TESTS = tests/unit/run-units.t tests/t0100-b4-conformance.t \
+	tests/t0500-fuzz-replay.t \
+	tests/t1000-basic.t tests/t1010-revisions.t tests/t1015-inner-patch.t \
+	tests/t1040-bodies.t tests/t1050-input.t tests/t3000-lore-fetch.t \
+	tests/t4000-notmuch.t tests/t5000-passthrough.t \
+	tests/t7030-index-faults.t \
+	tests/t7100-attest-dkim.t tests/t9120-check.t
+
 valgrind-check: lore-am units
 ifdef SANITIZE
 	$(error valgrind-check needs a build without SANITIZE)
@@ -150,8 +163,11 @@ endif
 	LORE_AM_TOOL=valgrind LORE_TOOL_LOGS=$(TOOL_LOGS) \
 	LORE_AM_REAL=$(CURDIR)/lore-am LORE_AM=$(CURDIR)/tests/valgrind-lore-am \
 	LORE_UNIT_WRAP=$(CURDIR)/tests/valgrind-run \
-		prove -j$(TEST_JOBS) -f $(TESTS)
+		prove -j$(TEST_JOBS) -f $(VALGRIND_TESTS)
 	@tests/tool-report $(TOOL_LOGS)
+
+valgrind-ci: VALGRIND_TESTS = $(VALGRIND_CI_TESTS)
+valgrind-ci: valgrind-check
 
 # libFuzzer builds: the library again with clang, coverage feedback and
 # ASan+UBSan, in fuzz/out/ (never mixed with the objects above).
@@ -285,6 +301,6 @@ clean:
 	rm -f $(FUZZ_REPLAY)
 	rm -rf $(TOOL_LOGS)
 
-.PHONY: all check valgrind-check units fuzz fuzzers fuzz-coverage example \
+.PHONY: all check valgrind-check valgrind-ci units fuzz fuzzers fuzz-coverage example \
 	bench bench-index install install-notmuch-hook deps format-check \
 	clean FORCE
