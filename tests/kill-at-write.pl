@@ -4,7 +4,7 @@
 # be a glob (such as 'out/*.tmp-*'): then the sizes of the files matching
 # it count. Prints "STATUS SIZE": STATUS is "sig N" or "exit N", SIZE is
 # FILE's size when the signal went out, or "none" when CMD ended before
-# FILE grew. Bounded: gives up (and kills CMD) after 600 seconds.
+# the signal could reach it. Bounded: gives up (and kills CMD) after 600 seconds.
 use strict;
 use warnings;
 use POSIX ();
@@ -31,7 +31,13 @@ my $end = time + 600;
 while (time < $end) {
 	my $s = size();
 	if ($s > $old) {
+		# stopped first: CMD may end between the look at FILE and the
+		# signal (seen on a loaded machine), and an end before the
+		# signal is no landing ("none", so the caller tries again)
+		kill 'STOP', $pid;
+		last if waitpid($pid, POSIX::WNOHANG()) == $pid;
 		kill $sig, $pid;
+		kill 'CONT', $pid;
 		$at = $s;
 		last;
 	}
