@@ -31,15 +31,16 @@ after_precheck(const struct cli *c)
 		if (!rangediff_parse(c->range_diff, &a, &b)) {
 			g_autofree char *s = lore_term_safe(c->range_diff, -1);
 
-			lore_err("--range-diff=%s: give two revisions, "
-				 "OLD..NEW (e.g. 1..2)",
+			lore_err("--range-diff: '%s' is no pair of revisions: "
+				 "give OLD..NEW (e.g. 1..2), OLD NEW or OLD",
 				 s);
 			return LORE_EUSAGE;
 		}
-		if (c->apply || c->outdir || c->thread || c->use_version) {
+		/* -v is folded into the pair (rangediff_take_versions) */
+		if (c->apply || c->outdir || c->thread) {
 			lore_err("--range-diff writes the comparison on "
-				 "stdout: it does not go with --apply, -o, "
-				 "--thread or -v (give --range-diff=OLD..NEW)");
+				 "stdout: it does not go with --apply, -o or "
+				 "--thread");
 			return LORE_EUSAGE;
 		}
 	}
