@@ -54,9 +54,11 @@ after_precheck(const struct cli *c)
 			 s);
 		return LORE_EUSAGE;
 	}
-	if (c->outdir || c->thread || c->passthrough) {
+	/* -o DIR keeps a copy of what is applied (the mail clients' apply
+	 * key keeps it where their save key writes) */
+	if (c->thread || c->passthrough) {
 		lore_err("--apply writes into the repository: it does not go "
-			 "with -o, --thread or --passthrough");
+			 "with --thread or --passthrough");
 		return LORE_EUSAGE;
 	}
 	rc = apply_precheck(&err);
@@ -138,7 +140,7 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 		base = guess(tc, cfg);
 	if (base && c->apply == NULL)
 		lore_info("       git checkout -b %s %s", r->branch, base);
-	if (r->file) {
+	if (r->file && c->apply == NULL) {
 		g_autofree char *f = lore_term_safe(r->file, -1);
 
 		lore_info("       git am %s", f);

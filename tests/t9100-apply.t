@@ -6,7 +6,7 @@
 # failure leaves the repository exactly as it was.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 45
+plan 51
 
 # a series that changes a file the base has, adds one and changes another
 make_repo "$TRASH/repo"
@@ -149,6 +149,22 @@ for mode in "" =merge; do
 	same_file "$TRASH/after6" "$TRASH/before6" "--apply$mode: the repository is unchanged"
 done
 check "a failed merge says so and is undone" grep -q "git merge failed: .*the current branch is unchanged" "$TRASH/err6"
+
+# --- --apply -o DIR: what is applied is kept there too (the apply keys)
+(cd "$TRASH" && la -o "$TRASH/plain" "$id" >/dev/null 2>&1)
+user "$TRASH/u8"
+(cd "$TRASH/u8" && la --apply -o "$TRASH/kept8" "$id" >/dev/null 2>&1)
+ok $? "--apply -o DIR exits 0"
+is "$(git -C "$TRASH/u8" rev-parse 'HEAD^{tree}')" "$topic_tree" "the series is applied"
+check "and written into DIR as -o writes it" diff -r "$TRASH/plain" "$TRASH/kept8"
+user "$TRASH/u9"
+(cd "$TRASH/u9" && sed -i 's/^line 2$/line deux/' file.c && git commit -qam "file: deux")
+state "$TRASH/u9" >"$TRASH/before9"
+(cd "$TRASH/u9" && la --apply -o "$TRASH/kept9" "$id" >/dev/null 2>&1)
+is $? 1 "--apply -o DIR of a patch that does not apply: exit 1"
+state "$TRASH/u9" >"$TRASH/after9"
+same_file "$TRASH/after9" "$TRASH/before9" "the repository is unchanged"
+check "and the series is kept in DIR" diff -r "$TRASH/plain" "$TRASH/kept9"
 
 # --- interrupted: the temporary worktree goes away
 user "$TRASH/u7"
