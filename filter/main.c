@@ -171,7 +171,7 @@ entries(struct cli *c)
 	     NULL,
 	     "Apply the series with git am to the current branch; =head: on "
 	     "its base, as FETCH_HEAD; =merge: that, merged with the cover "
-	     "letter as message",
+	     "letter as message; with -o DIR, also kept there",
 	     "MODE"},
 	    {"guess-base", 'g', 0, G_OPTION_ARG_NONE, NULL,
 	     "Find the recent commit the series applies to when its "
