@@ -31,15 +31,16 @@ after_precheck(const struct cli *c)
 		if (!rangediff_parse(c->range_diff, &a, &b)) {
 			g_autofree char *s = lore_term_safe(c->range_diff, -1);
 
-			lore_err("--range-diff=%s: give two revisions, "
-				 "OLD..NEW (e.g. 1..2)",
+			lore_err("--range-diff: '%s' is no pair of revisions: "
+				 "give OLD..NEW (e.g. 1..2), OLD NEW or OLD",
 				 s);
 			return LORE_EUSAGE;
 		}
-		if (c->apply || c->outdir || c->thread || c->use_version) {
+		/* -v is folded into the pair (rangediff_take_versions) */
+		if (c->apply || c->outdir || c->thread) {
 			lore_err("--range-diff writes the comparison on "
-				 "stdout: it does not go with --apply, -o, "
-				 "--thread or -v (give --range-diff=OLD..NEW)");
+				 "stdout: it does not go with --apply, -o or "
+				 "--thread");
 			return LORE_EUSAGE;
 		}
 	}
@@ -53,9 +54,11 @@ after_precheck(const struct cli *c)
 			 s);
 		return LORE_EUSAGE;
 	}
-	if (c->outdir || c->thread || c->passthrough) {
+	/* -o DIR keeps a copy of what is applied (the mail clients' apply
+	 * key keeps it where their save key writes) */
+	if (c->thread || c->passthrough) {
 		lore_err("--apply writes into the repository: it does not go "
-			 "with -o, --thread or --passthrough");
+			 "with --thread or --passthrough");
 		return LORE_EUSAGE;
 	}
 	rc = apply_precheck(&err);
@@ -137,7 +140,7 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 		base = guess(tc, cfg);
 	if (base && c->apply == NULL)
 		lore_info("       git checkout -b %s %s", r->branch, base);
-	if (r->file) {
+	if (r->file && c->apply == NULL) {
 		g_autofree char *f = lore_term_safe(r->file, -1);
 
 		lore_info("       git am %s", f);

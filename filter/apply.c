@@ -1,6 +1,8 @@
 /*
  * apply.c - git is the engine (b4 shazam's way): `git worktree add
- * --detach` at the base in a temporary folder, `git am` there, then a
+ * --no-checkout --detach` at the base in a temporary folder, only the
+ * files the series touches checked out there (a sparse checkout: a
+ * kernel-sized tree costs no full checkout), `git am` there, then a
  * fast-forward (`git merge --ff-only`), FETCH_HEAD or `git merge --no-ff`
  * in the user's tree. The user's work tree is touched only once the
  * series has applied in full; a failed merge is aborted.
@@ -168,17 +170,23 @@ am_failed(const GString *out, const GString *e, GError **err)
 		    which ? which : "?", reason);
 }
 
+/* git's settings for a worktree of only the series' files (see sparse()) */
+#define SPARSE_ON                                                              \
+	"-c", "core.sparseCheckout=true", "-c", "core.sparseCheckoutCone=false"
+
 static int
-in_worktree(struct apply_job *j, const char *wt, GError **err)
+in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 {
-	const char *const am3[] = {"am", "-3", "--quiet", NULL};
-	const char *const am[] = {"am", "--quiet", NULL};
+	const char *const am3[] = {SPARSE_ON, "am", "-3", "--quiet", NULL};
+	const char *const am[] = {SPARSE_ON, "am", "--quiet", NULL};
 	const char *const tip[] = {"rev-parse", "HEAD", NULL};
+	/* without the sparse settings: the plain command after them */
+	const guint skip = sparse ? 0 : 4;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
 	int rc = LORE_OK, st;
 
-	st = gitrun(wt, j->threeway ? am3 : am, j->mbox->str, j->mbox->len, out,
-		    e, err);
+	st = gitrun(wt, (j->threeway ? am3 : am) + skip, j->mbox->str,
+		    j->mbox->len, out, e, err);
 	if (st < 0)
 		rc = LORE_ENOTFOUND;
 	else if (gitrun_interrupted())
@@ -191,6 +199,94 @@ in_worktree(struct apply_job *j, const char *wt, GError **err)
 	g_string_free(e, TRUE);
 	g_string_free(out, TRUE);
 	return rc;
+}
+
+/*
+ * The files the series touches, as sparse-checkout patterns (non-cone:
+ * one anchored, escaped path a line), from git's own reading of the
+ * patches (`git apply --numstat -z`: unquoted paths, both names of a
+ * rename). NULL, for a whole checkout, when there is none or a path
+ * holds a control character no pattern line can carry.
+ */
+static GString *
+sparse_patterns(const char *wt, const GString *mbox)
+{
+	const char *const argv[] = {"apply", "--numstat", "-z", NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	GString *pat = g_string_new(NULL);
+	const char *p, *end;
+	gboolean ok = FALSE;
+
+	/* in the worktree's top folder: from a subfolder git apply would
+	 * leave out the paths outside it */
+	if (gitrun(wt, argv, mbox->str, mbox->len, out, e, NULL) != 0)
+		goto out;
+	/* "ADDED\tDELETED\tPATH\0" or, renamed, "A\tD\t\0OLD\0NEW\0" */
+	for (p = out->str, end = out->str + out->len; p < end; p++) {
+		const char *tab = memchr(p, '\t', end - p);
+		int names = 1;
+
+		if (!tab || !(tab = memchr(tab + 1, '\t', end - tab - 1)))
+			goto out;
+		p = tab + 1;
+		if (!*p) {
+			names = 2;
+			p++;
+		}
+		/* each name ends at its NUL; the loop steps over the last */
+		for (; names > 0 && p < end; names--) {
+			g_string_append_c(pat, '/');
+			for (; *p; p++) {
+				if ((guchar)*p < 0x20 || *p == 0x7f)
+					goto out;
+				if (strchr("\\*?[ ", *p))
+					g_string_append_c(pat, '\\');
+				g_string_append_c(pat, *p);
+			}
+			g_string_append_c(pat, '\n');
+			if (names > 1)
+				p++;
+		}
+	}
+	ok = pat->len > 0;
+out:
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	if (!ok)
+		g_string_free(g_steal_pointer(&pat), TRUE);
+	return pat;
+}
+
+/*
+ * A worktree of only the series' files (b4 checks out a sparse one too):
+ * the patterns go into the worktree's own info/sparse-checkout, and the
+ * sparse settings are given to each git command, never written into the
+ * repository's config (`git sparse-checkout` would turn on
+ * extensions.worktreeConfig there). FALSE: check out the whole tree.
+ */
+static gboolean
+sparse(const char *wt, const GString *pat)
+{
+	const char *const where[] = {"rev-parse", "--git-path",
+				     "info/sparse-checkout", NULL};
+	const char *const fill[] = {SPARSE_ON, "read-tree", "-mu", "HEAD",
+				    NULL};
+	g_autofree char *file = git_line(wt, where), *path = NULL, *dir = NULL;
+	GString *e;
+	int st;
+
+	if (!file)
+		return FALSE;
+	path = g_path_is_absolute(file) ? g_strdup(file)
+					: g_build_filename(wt, file, NULL);
+	dir = g_path_get_dirname(path);
+	if (g_mkdir_with_parents(dir, 0777) != 0 ||
+	    !g_file_set_contents(path, pat->str, pat->len, NULL))
+		return FALSE;
+	e = g_string_new(NULL);
+	st = gitrun(wt, fill, NULL, 0, NULL, e, NULL);
+	g_string_free(e, TRUE);
+	return st == 0;
 }
 
 /* FETCH_HEAD as b4 leaves it: the tip and where the patches came from */
@@ -386,8 +482,9 @@ apply_run(struct apply_job *j, GError **err)
 	const char *const resolve[] = {"rev-parse", "--verify", "-q", NULL,
 				       NULL};
 	g_autofree char *tmpdir = NULL, *wt = NULL;
-	GString *e = g_string_new(NULL);
+	GString *e = g_string_new(NULL), *pat = NULL;
 	GError *te = NULL;
+	gboolean sparse_ok = FALSE;
 	int rc;
 
 	gitrun_guard();
@@ -414,9 +511,9 @@ apply_run(struct apply_job *j, GError **err)
 	}
 	wt = g_build_filename(tmpdir, "worktree", NULL);
 	{
-		const char *const add[] = {"worktree", "add", "--quiet",
-					   "--detach", wt,    j->onto,
-					   NULL};
+		const char *const add[] = {
+		    "worktree", "add", "--quiet", "--no-checkout",
+		    "--detach", wt,    j->onto,	  NULL};
 
 		if (gitrun(NULL, add, NULL, 0, NULL, e, NULL) != 0) {
 			g_autofree char *why = git_reason(e);
@@ -426,7 +523,21 @@ apply_run(struct apply_job *j, GError **err)
 			goto out;
 		}
 	}
-	rc = in_worktree(j, wt, err);
+	/* only the series' files when git can name them, else all */
+	pat = sparse_patterns(wt, j->mbox);
+	if (!pat || !(sparse_ok = sparse(wt, pat))) {
+		const char *const full[] = {"read-tree", "-mu", "HEAD", NULL};
+
+		if (gitrun(wt, full, NULL, 0, NULL, e, NULL) != 0) {
+			g_autofree char *why = git_reason(e);
+
+			rc = fail(err, LORE_ENOTFOUND,
+				  "cannot check out a temporary worktree: %s",
+				  why);
+			goto out;
+		}
+	}
+	rc = in_worktree(j, wt, sparse_ok, err);
 	if (!rc && gitrun_interrupted())
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
 	if (!rc)
@@ -454,6 +565,8 @@ out:
 	}
 	gitrun_unguard();
 	g_string_free(e, TRUE);
+	if (pat)
+		g_string_free(pat, TRUE);
 	return rc;
 }
 

@@ -51,7 +51,8 @@ struct cli {
 	gboolean guess_base;
 	gboolean prep_3way;
 	gboolean check;
-	char *range_diff; /* --range-diff[=OLD..NEW] ("": default) */
+	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
+	char *version_pair; /* -v OLD..NEW, for --range-diff, or NULL */
 	gboolean no_index;
 	gboolean no_attestation;
 	char **args;

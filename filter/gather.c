@@ -1,6 +1,7 @@
 /*
  * gather.c - asking the sources in order: the local ones first, fallbacks
- * only while the series is not there, the archive for what is missing.
+ * only while the series is not there, the archive for what is missing,
+ * then the -m mailboxes again for what the later sources' messages join.
  * Merging is the thread's first-copy-wins dedup by Message-ID, so asking
  * local sources first is what prefers local copies. The piped message is
  * provisional (thread.h): a source's copy replaces it, and it never counts
@@ -73,7 +74,20 @@ struct state {
 	struct series_set *outline; /* of t as it was at outlined_len */
 	guint outlined_len;
 	gboolean answered; /* a source supplied the target itself */
+	GArray *seen;	   /* guint per local source: total_added() after it
+			      answered; G_MAXUINT: not asked */
 };
+
+/* The messages all sources have added so far (it only grows). */
+static guint
+total_added(const struct gather *g)
+{
+	guint n = g->archive ? g->archive->added : 0, i;
+
+	for (i = 0; i < g->local->len; i++)
+		n += ((const struct source *)g->local->pdata[i])->added;
+	return n;
+}
 
 static void
 note(struct gather *g, char *text)
@@ -143,6 +157,7 @@ ask_locals(struct state *st, GError **err)
 		rc = source_fetch(src, st->msgid, st->t, &e);
 		if (rc == LORE_OK) {
 			asked(st, src);
+			g_array_index(st->seen, guint, i) = total_added(g);
 			continue;
 		}
 		if (role == GATHER_FALLBACK &&
@@ -202,11 +217,49 @@ ask_archive(struct state *st, GError **err)
 	return LORE_OK;
 }
 
+/*
+ * What a later source brought (the archive, notmuch, the next -m) may join
+ * messages of a -m mailbox that nothing joined before (a reply in the
+ * folder to a message only the archive has): a mailbox asked before the
+ * thread grew is asked again, its index walking from the thread's ids now,
+ * as a scan of the whole folder keeps them. A walk takes the whole
+ * connected part of folder and thread at once, so only what another
+ * mailbox adds in turn asks for one more round; the rounds are bounded.
+ */
+static int
+reask_locals(struct state *st, GError **err)
+{
+	struct gather *g = st->g;
+	guint round, i;
+	gboolean more = TRUE;
+
+	for (round = 0; st->msgid && more && round <= g->local->len; round++) {
+		more = FALSE;
+		for (i = 0; i < g->local->len; i++) {
+			struct source *src = g->local->pdata[i];
+			guint *seen = &g_array_index(st->seen, guint, i);
+			guint had = src->added;
+			int rc;
+
+			if (!src->reask || *seen == G_MAXUINT ||
+			    *seen == total_added(g))
+				continue;
+			rc = source_fetch(src, st->msgid, st->t, err);
+			if (rc)
+				return rc;
+			*seen = total_added(g);
+			more = more || src->added > had;
+		}
+	}
+	return LORE_OK;
+}
+
 int
 gather_run(struct gather *g, const char *msgid, struct message *piped,
 	   struct thread **out, struct series_set **outline_out, GError **err)
 {
-	struct state st = {g, msgid, thread_new(), NULL, 0, FALSE};
+	struct state st = {g, msgid, thread_new(), NULL, 0, FALSE, NULL};
+	guint unasked = G_MAXUINT, i;
 	int rc;
 
 	*out = NULL;
@@ -222,9 +275,15 @@ gather_run(struct gather *g, const char *msgid, struct message *piped,
 	 */
 	if (piped)
 		thread_add_provisional(st.t, piped, "stdin");
+	st.seen = g_array_new(FALSE, FALSE, sizeof(guint));
+	for (i = 0; i < g->local->len; i++)
+		g_array_append_val(st.seen, unasked);
 	rc = ask_locals(&st, err);
 	if (!rc)
 		rc = ask_archive(&st, err);
+	if (!rc)
+		rc = reask_locals(&st, err);
+	g_array_free(st.seen, TRUE);
 	if (!rc && !g->asked->len) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "no thread source: give -m MBOX, set up notmuch, "

@@ -2,9 +2,10 @@
  * gather.h - the one place that decides which source to ask next, and the
  * series stage's first run. Local copies first (-m files, then the notmuch
  * database), the archive for what they lack; merged by Message-ID with the
- * first, local, copy kept. A message piped in by a mail client joins the
- * thread but never stands in for a source: until a source has supplied
- * the target, the next one is asked. "What they lack" is the series
+ * first, local, copy kept; a -m mailbox asked before the thread grew is
+ * asked again for what the new messages join. A message piped in by a mail
+ * client joins the thread but never stands in for a source: until a source has
+ * supplied the target, the next one is asked. "What they lack" is the series
  * stage's answer (series_outline() + series_complete()), so the thread is
  * outlined once per state it reaches, and the outline of the final thread
  * is handed on to the later stages instead of being made again.

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "lore.h"
+#include "rangediff.h"
 #include "util.h"
 
 #include <gmime/gmime.h>
@@ -28,6 +29,30 @@ apply_cb(const char *name, const char *value, gpointer data, GError **err)
 	g_free(parsed->apply);
 	parsed->apply = g_strdup(value ? value : "");
 	return TRUE;
+}
+
+/* -v N, or with --range-diff OLD..NEW (b4 diff's -v): a string first */
+static gboolean
+version_cb(const char *name, const char *value, gpointer data, GError **err)
+{
+	g_autofree char *s = NULL;
+	gint64 n;
+
+	if (g_ascii_string_to_signed(value, 10, G_MININT, G_MAXINT, &n, NULL)) {
+		parsed->use_version = (int)n;
+		return TRUE;
+	}
+	if (strstr(value, "..")) {
+		g_free(parsed->version_pair);
+		parsed->version_pair = g_strdup(value);
+		return TRUE;
+	}
+	s = lore_term_safe(value, -1);
+	g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+		    "%s takes a revision number (or OLD..NEW with "
+		    "--range-diff), not '%s'",
+		    name, s);
+	return FALSE;
 }
 
 static gboolean
@@ -70,8 +95,11 @@ entries(struct cli *c)
 	     NULL},
 	    {"use-newer", 0, 0, G_OPTION_ARG_NONE, NULL,
 	     "Use the newer revision that -c finds (implies -c)", NULL},
-	    {"use-version", 'v', 0, G_OPTION_ARG_INT, NULL,
-	     "Use revision N of the series instead of the latest", "N"},
+	    {"use-version", 'v', 0, G_OPTION_ARG_CALLBACK, NULL,
+	     "Use revision N of the series instead of the latest; with "
+	     "--range-diff: compare OLD..NEW (or OLD NEW, or N with the "
+	     "latest)",
+	     "N"},
 	    {"cherry-pick", 'P', 0, G_OPTION_ARG_STRING, NULL,
 	     "Keep only these patches: 1-3,5,7-, _ (the given message) or "
 	     "*glob* (subjects)",
@@ -142,7 +170,7 @@ entries(struct cli *c)
 	     NULL,
 	     "Apply the series with git am to the current branch; =head: on "
 	     "its base, as FETCH_HEAD; =merge: that, merged with the cover "
-	     "letter as message",
+	     "letter as message; with -o DIR, also kept there",
 	     "MODE"},
 	    {"guess-base", 'g', 0, G_OPTION_ARG_NONE, NULL,
 	     "Find the recent commit the series applies to when its "
@@ -155,7 +183,7 @@ entries(struct cli *c)
 	    {"range-diff", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
 	     NULL,
 	     "Show what changed between two revisions (default: the latest and "
-	     "the one before) with git range-diff",
+	     "the one before; or -v OLD..NEW) with git range-diff",
 	     "OLD..NEW"},
 	    {"check", 0, 0, G_OPTION_ARG_NONE, NULL,
 	     "Run the per-patch check command (checkpatch.pl in a kernel tree) "
@@ -184,7 +212,7 @@ entries(struct cli *c)
 	    &c->offline,
 	    &c->check_newer,
 	    &c->use_newer,
-	    &c->use_version,
+	    (void *)version_cb,
 	    &c->cherry_pick,
 	    &c->cover_trailers,
 	    &c->no_add_trailers,
@@ -339,6 +367,7 @@ cli_clear(struct cli *c)
 	g_free(c->append);
 	g_free(c->apply);
 	g_free(c->range_diff);
+	g_free(c->version_pair);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -384,7 +413,9 @@ main(int argc, char **argv)
 	} else if (c.parent && c.no_parent) {
 		lore_err("--parent and --no-parent contradict each other");
 		rc = LORE_EUSAGE;
-	} else if (!(rc = b4_habits(&c)) && !(rc = check_terminal(&c))) {
+	} else if (!(rc = b4_habits(&c)) &&
+		   !(rc = rangediff_take_versions(&c)) &&
+		   !(rc = check_terminal(&c))) {
 		rc = run_check_thread_opts(&c);
 	}
 	if (rc) {

@@ -24,37 +24,101 @@
 #include <string.h>
 #include <unistd.h>
 
+static gboolean
+parse_rev(const char *s, int *rev)
+{
+	guint64 n;
+
+	if (!g_ascii_string_to_unsigned(s + (*s == 'v'), 10, 1, G_MAXINT, &n,
+					NULL))
+		return FALSE;
+	*rev = (int)n;
+	return TRUE;
+}
+
 gboolean
 rangediff_parse(const char *spec, int *old_rev, int *new_rev)
 {
 	g_auto(GStrv) parts = NULL;
-	guint64 a, b;
 
 	*old_rev = *new_rev = 0;
 	if (!spec || !*spec)
 		return TRUE;
 	parts = g_strsplit(spec, "..", 2);
-	if (!parts[0] || !parts[1])
+	if (!parts[0] || !parts[1] || !parse_rev(parts[0], old_rev) ||
+	    (*parts[1] && !parse_rev(parts[1], new_rev)) ||
+	    *old_rev == *new_rev) {
+		*old_rev = *new_rev = 0;
 		return FALSE;
-	if (!g_ascii_string_to_unsigned(parts[0] + (*parts[0] == 'v'), 10, 1,
-					G_MAXINT, &a, NULL) ||
-	    !g_ascii_string_to_unsigned(parts[1] + (*parts[1] == 'v'), 10, 1,
-					G_MAXINT, &b, NULL) ||
-	    a == b)
-		return FALSE;
-	*old_rev = (int)a;
-	*new_rev = (int)b;
+	}
 	return TRUE;
 }
 
-/* The default pair: the latest revision and the one before it. */
+/*
+ * b4 diff names the revisions with -v: lore-am's -v N ("use revision N")
+ * becomes, with --range-diff, N against the latest; -v OLD NEW takes the
+ * next argument when it is a number (no Message-ID is one), and
+ * -v OLD..NEW the pair as written.
+ */
+int
+rangediff_take_versions(struct cli *c)
+{
+	char *spec = NULL;
+
+	if (!c->range_diff) {
+		g_autofree char *s = NULL;
+
+		if (!c->version_pair)
+			return LORE_OK;
+		s = lore_term_safe(c->version_pair, -1);
+		lore_err("-v %s: a pair of revisions goes with --range-diff",
+			 s);
+		return LORE_EUSAGE;
+	}
+	if (!c->version_pair && !c->use_version)
+		return LORE_OK;
+	if (*c->range_diff) {
+		lore_err("give the revisions to compare once: "
+			 "--range-diff=OLD..NEW or -v OLD..NEW");
+		return LORE_EUSAGE;
+	}
+	if (c->version_pair) {
+		spec = g_strdup(c->version_pair);
+	} else if (c->args && c->args[0] && *c->args[0] &&
+		   strspn(c->args[0], "0123456789") == strlen(c->args[0])) {
+		spec = g_strdup_printf("%d..%s", c->use_version, c->args[0]);
+		g_free(c->args[0]);
+		memmove(c->args, c->args + 1,
+			g_strv_length(c->args) * sizeof(*c->args));
+	} else {
+		spec = g_strdup_printf("%d..", c->use_version);
+	}
+	g_free(c->range_diff);
+	c->range_diff = spec;
+	/* the revisions are the pair's now, not one to write */
+	c->use_version = 0;
+	return LORE_OK;
+}
+
+/*
+ * The default pair: the latest revision and the one before it; with only
+ * @old_rev given, that one and the latest.
+ */
 static int
 default_pair(struct series_set *s, int *old_rev, int *new_rev)
 {
 	GArray *revs = series_revisions(s);
 	int rc = LORE_OK;
 
-	if (revs->len < 2) {
+	if (*old_rev && revs->len) {
+		*new_rev = g_array_index(revs, int, revs->len - 1);
+		if (*new_rev == *old_rev) {
+			lore_err("--range-diff: v%d is the latest revision: "
+				 "nothing newer to compare it with",
+				 *old_rev);
+			rc = LORE_ENOTFOUND;
+		}
+	} else if (revs->len < 2) {
 		if (revs->len)
 			lore_err("--range-diff: the thread holds only revision "
 				 "v%d: nothing to compare",

@@ -14,9 +14,18 @@
 #include "config.h"
 #include "thread.h"
 
-/* "" (the latest and the one before) or "OLD..NEW" ("1..3", "v1..v3");
- * FALSE when @spec is neither. */
+/* "" (the latest and the one before), "OLD..NEW" ("1..3", "v1..v3") or
+ * "OLD.." (OLD and the latest: *new_rev 0); FALSE when @spec is none. */
 gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
+
+/*
+ * Fold -v into --range-diff after the command line is parsed: -v OLD..NEW,
+ * -v OLD NEW (NEW taken from @c->args) and -v N (N and the latest) become
+ * @c->range_diff, and @c->use_version is cleared. A pair without
+ * --range-diff, or revisions given twice, is a usage error (reported).
+ * A lore_status.
+ */
+int rangediff_take_versions(struct cli *c);
 
 /*
  * Build both revisions of the series @s with @o's settings and write

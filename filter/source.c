@@ -66,6 +66,8 @@ source_mbox_new(const char *path)
 		      : "mbox";
 	s->fetch = mbox_fetch;
 	s->free = mbox_free;
+	/* standard input cannot be read twice */
+	s->reask = strcmp(path, "-") != 0;
 	s->priv = g_strdup(path);
 	s->label = g_strdup(path);
 	return s;

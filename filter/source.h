@@ -44,6 +44,10 @@ struct source {
 		     GError **err);
 	void (*free)(struct source *src);
 	char *label; /* what to call it in messages ("thread.mbox") */
+	/* what it gives depends on the messages @t holds (a -m mailbox, its
+	 * index walking from their ids): gather.c asks it again when another
+	 * source has added to the thread */
+	gboolean reask;
 	guint added; /* messages it contributed, for the summary */
 	void *priv;
 };

@@ -2,8 +2,9 @@
 
 ;; Pipe the message shown by notmuch-emacs to lore-am-pipe: `lore-am-save'
 ;; writes the am-ready series of its thread into `lore-am-dir', and
-;; `lore-am-apply' applies it with git am in `lore-am-repo' (the repository
-;; is left as it was when anything fails).  `lore-am-thread' adds to the
+;; `lore-am-apply' applies it with lore-am --apply in `lore-am-repo' (a
+;; dirty tree is refused; the repository is left as it was when anything
+;; fails).  `lore-am-thread' adds to the
 ;; database the messages of the thread it lacks (notmuch-lore-thread) and
 ;; shows the thread again with them.  The output goes to the *lore-am*
 ;; buffer.
@@ -63,8 +64,10 @@ Return PROGRAM's exit status."
   (lore-am--pipe "-d" (expand-file-name lore-am-dir) "save"))
 
 (defun lore-am-apply ()
-  "Apply the series of the current message with git am in `lore-am-repo'.
-The series is kept in `lore-am-dir', as `lore-am-save' writes it."
+  "Apply the series of the current message in `lore-am-repo'.
+Runs lore-am --apply there (onto the current branch; a dirty tree is
+refused, nothing is applied when a patch fails).  The series is kept in
+`lore-am-dir', as `lore-am-save' writes it."
   (interactive)
   (apply #'lore-am--pipe "-d" (expand-file-name lore-am-dir)
          (append (and lore-am-repo

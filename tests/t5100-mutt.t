@@ -1,9 +1,10 @@
 #!/bin/bash
 # mutt/lore-am.muttrc in the real neomutt and mutt, driven under tmux: the
 # save key writes the am-ready series (index and pager), the apply key
-# commits it with git am and leaves the repository alone when that fails
-# (showing git's reason, not its advice to --continue, and keeping the
-# series where the save key puts it),
+# commits it through lore-am --apply and leaves the repository alone when
+# that fails (lore-am's line naming the patch with git's reason, not git's
+# advice to --continue, and the series kept where the save key puts it)
+# or when the work tree is dirty,
 # the tagged variant saves one series per tagged message, and the user's
 # pipe settings come back afterwards.
 . "$(dirname "$0")/lib.sh"
@@ -17,10 +18,10 @@ for c in neomutt mutt; do
 done
 [ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
 set -- $clients
-# 16 checks for mutt, 15 for neomutt (see the unbound keys below), one
+# 19 checks for mutt, 18 for neomutt (see the unbound keys below), one
 # skip for a client that is not installed
 n=0
-for c in "$@"; do n=$((n + 15)); [ "$c" = mutt ] && n=$((n + 1)); done
+for c in "$@"; do n=$((n + 18)); [ "$c" = mutt ] && n=$((n + 1)); done
 plan $((n + $(echo $missing | wc -w)))
 for c in $missing; do skip "$c not installed"; done
 
@@ -151,11 +152,12 @@ for c in "$@"; do
 	# apply again: git am fails, the repository stays as it was
 	head=$(git -C "$repo" rev-parse HEAD)
 	tmux_keys ":set my_lore_am_dir=\"~/failed-$c\"" Enter
-	pipe_key M-g "git am failed; '$repo' is as it was" 20
+	pipe_key M-g "nothing applied; '$repo' is as it was" 20
 	ok $? "$c: a failing Esc g says the repository is as it was"
-	printf '%s\n' "$SCREEN" | grep -q '^Patch failed at' &&
+	printf '%s\n' "$SCREEN" |
+		grep -q '^lore-am: git am failed at patch 0001 ".*": error: ' &&
 		! printf '%s\n' "$SCREEN" | grep -q -- '--continue'
-	ok $? "$c: ... with git's reason, without its advice to --continue"
+	ok $? "$c: ... naming the patch with git's reason, without its advice to --continue"
 	check "$c: ... and keeps the series where Esc a saves it" \
 		cmp "$HOME/failed-$c/${exp_one##*/}" "$exp_one"
 	gd=$(git -C "$repo" rev-parse --absolute-git-dir)
@@ -163,6 +165,19 @@ for c in "$@"; do
 	[ -e "$gd/rebase-apply" ] && am=in-progress
 	is "$(git -C "$repo" rev-parse HEAD) $(git -C "$repo" status --porcelain | wc -l) $am" \
 		"$head 0 none" "$c: ... and it is: same HEAD, clean, no am in progress"
+
+	# a dirty work tree: lore-am --apply refuses it before anything
+	git -C "$repo" reset -q --hard base
+	f=$(git -C "$repo" ls-files | head -1)
+	echo "local edit" >>"$repo/$f"
+	git -C "$repo" diff >"$TRASH/dirty-$c.before"
+	pipe_key M-g "nothing applied to '$repo'" 20
+	ok $? "$c: Esc g in a dirty work tree applies nothing"
+	printf '%s\n' "$SCREEN" | grep -q '^lore-am: --apply: the work tree has uncommitted changes'
+	ok $? "$c: ... and lore-am says why"
+	git -C "$repo" diff >"$TRASH/dirty-$c.after"
+	is "$(git -C "$repo" rev-parse HEAD) $(cmp -s "$TRASH/dirty-$c.before" "$TRASH/dirty-$c.after" && echo same)" \
+		"$(git -C "$repo" rev-parse base) same" "$c: ... the branch and the edit are as they were"
 
 	# tagged: one message of each series
 	tmux_keys ":set my_lore_am_dir=\"~/tagged-$c\"" Enter

@@ -1,14 +1,14 @@
 #!/bin/bash
 # hooks/aerc-binds.conf in the real aerc, driven under tmux on a maildir
 # account: Alt-a saves the am-ready series (message list and viewer),
-# Alt-g applies it, a failing apply leaves the repository alone, and
-# aerc's own keys still work with the snippet appended to binds.conf.
+# Alt-g applies it through lore-am --apply, a failing apply or a dirty
+# work tree leaves the repository alone, and aerc's own keys still work with the snippet appended to binds.conf.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
 command -v tmux >/dev/null || skip_all "tmux not installed"
 command -v aerc >/dev/null || skip_all "aerc not installed"
-plan 9
+plan 12
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -39,7 +39,8 @@ export LORE_AM_ARGS="-m $TRASH/both.mbox" LORE_AM_REPO=$repo
 trailers() { grep -cE '^(Reviewed|Acked|Tested)-by:'; }
 
 # Press KEY in the message list or viewer; wait for TEXT in the terminal
-# tab :pipe opens and for the end of the command, then close the tab. A
+# tab :pipe opens and for the end of the command, keep the tab's text in
+# SCREEN, then close the tab. A
 # busy aerc may drop a key pressed while it is still closing the last tab:
 # when no tab has opened after 5 seconds, the key is pressed once more.
 pipe_key() {
@@ -49,6 +50,7 @@ pipe_key() {
 	done
 	tmux_wait "$2" "${3:-10}" || return 1
 	tmux_wait 'Process complete' 5 >/dev/null
+	SCREEN=$(tmux_screen)
 	tmux_keys Enter
 	tmux_gone 'Process complete' 5 >/dev/null
 }
@@ -68,10 +70,24 @@ is "$(git -C "$repo" log --format=%B base..HEAD | trailers)" \
 	"$(trailers <"$exp_one")" "the commits carry the review trailers"
 
 head=$(git -C "$repo" rev-parse HEAD)
-pipe_key M-g "git am failed; '$repo' is as it was" 20
+pipe_key M-g "nothing applied; '$repo' is as it was" 20
 ok $? "a failing Alt-g says the repository is as it was"
 is "$(git -C "$repo" rev-parse HEAD) $(git -C "$repo" status --porcelain | wc -l)" \
 	"$head 0" "... and it is: same HEAD, clean"
+printf '%s\n' "$SCREEN" | grep -q '^lore-am: git am failed at patch 0001 '
+ok $? "... and lore-am's line names the patch that failed"
+
+# a dirty work tree: lore-am --apply refuses it before anything
+git -C "$repo" reset -q --hard base
+f=$(git -C "$repo" ls-files | head -1)
+echo "local edit" >>"$repo/$f"
+git -C "$repo" diff >"$TRASH/dirty.before"
+pipe_key M-g "lore-am: --apply: the work tree has uncommitted changes" 20
+ok $? "Alt-g in a dirty work tree: lore-am refuses it"
+git -C "$repo" diff >"$TRASH/dirty.after"
+is "$(git -C "$repo" rev-parse HEAD) $(cmp -s "$TRASH/dirty.before" "$TRASH/dirty.after" && echo same)" \
+	"$(git -C "$repo" rev-parse base) same" "... the branch and the edit are as they were"
+git -C "$repo" checkout -q -- "$f"
 
 # the viewer (aerc 0.14 sometimes drops the last lines a :pipe command
 # prints just before it exits, so here only the file is checked)

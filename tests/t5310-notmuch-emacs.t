@@ -1,7 +1,8 @@
 #!/bin/bash
 # notmuch/lore-am.el in the real notmuch-emacs (emacs --batch): with a
 # message shown by notmuch-show, lore-am-save writes the am-ready series
-# and lore-am-apply commits it, or leaves the repository alone on failure.
+# and lore-am-apply commits it through lore-am --apply, or leaves the
+# repository alone on failure or when its work tree is dirty.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
@@ -9,7 +10,7 @@ command -v notmuch >/dev/null || skip_all "notmuch not installed"
 command -v emacs >/dev/null || skip_all "emacs not installed"
 emacs -q --batch -l notmuch >/dev/null 2>&1 ||
 	skip_all "notmuch-emacs (elpa-notmuch) not installed"
-plan 6
+plan 10
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -54,4 +55,20 @@ printf '%s\n' "$out" | grep -q '^status 1$'
 ok $? "applying it again fails ..."
 is "$(git -C "$repo" rev-parse HEAD) $(git -C "$repo" status --porcelain | wc -l)" \
 	"$head 0" "... and leaves the repository as it was"
+printf '%s\n' "$out" | grep -q '^lore-am: git am failed at patch 0001 ".*": error: '
+ok $? "... *lore-am* holds lore-am's line naming the patch, with git's reason"
+
+# a dirty work tree: refused before anything is done
+git -C "$repo" reset -q --hard base
+f=$(git -C "$repo" ls-files | head -1)
+echo "local edit" >>"$repo/$f"
+git -C "$repo" diff >"$TRASH/dirty.before"
+out=$(in_emacs lore-am-apply)
+printf '%s\n' "$out" | grep -q '^status 1$'
+ok $? "lore-am-apply in a dirty work tree fails"
+printf '%s\n' "$out" | grep -q '^lore-am: --apply: the work tree has uncommitted changes'
+ok $? "... with lore-am's reason"
+git -C "$repo" diff >"$TRASH/dirty.after"
+is "$(git -C "$repo" rev-parse HEAD) $(cmp -s "$TRASH/dirty.before" "$TRASH/dirty.after" && echo same)" \
+	"$(git -C "$repo" rev-parse base) same" "... the branch and the edit are as they were"
 done_testing

@@ -6,7 +6,7 @@
 # failure leaves the repository exactly as it was.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 45
+plan 54
 
 # a series that changes a file the base has, adds one and changes another
 make_repo "$TRASH/repo"
@@ -149,6 +149,39 @@ for mode in "" =merge; do
 	same_file "$TRASH/after6" "$TRASH/before6" "--apply$mode: the repository is unchanged"
 done
 check "a failed merge says so and is undone" grep -q "git merge failed: .*the current branch is unchanged" "$TRASH/err6"
+
+# --- --apply -o DIR: what is applied is kept there too (the apply keys)
+(cd "$TRASH" && la -o "$TRASH/plain" "$id" >/dev/null 2>&1)
+# the temporary worktree holds only the files the series touches (a hook
+# of git am lists them), and the commits keep all the others
+user "$TRASH/u8"
+(cd "$TRASH/u8" && mkdir -p deep/er && echo other >"deep/er/o ther*.c" &&
+ git add deep && git commit -qm "other file")
+git -C "$TRASH/u8" config --local --list >"$TRASH/config8.before"
+printf '#!/bin/sh
+find . -name .git -prune -o -type f -print | sort >>"%s"
+' \
+	"$TRASH/seen8" >"$TRASH/u8/.git/hooks/pre-applypatch"
+chmod +x "$TRASH/u8/.git/hooks/pre-applypatch"
+(cd "$TRASH/u8/deep" && la --apply -o "$TRASH/kept8" "$id" >/dev/null 2>&1)
+ok $? "--apply -o DIR exits 0 (run from a subfolder)"
+is "$(git -C "$TRASH/u8" diff --stat HEAD~3 HEAD | tail -1)" \
+	"$(git -C "$TRASH/repo" diff --stat base topic | tail -1)" "the series is applied"
+is "$(git -C "$TRASH/u8" ls-tree -r --name-only HEAD | tr '\n' ' ')" \
+	"README deep/er/o ther*.c file.c new.c " "the files it does not touch are kept"
+check "and written into DIR as -o writes it" diff -r "$TRASH/plain" "$TRASH/kept8"
+is "$(sort -u "$TRASH/seen8" | tr '\n' ' ')" "./README ./file.c ./new.c " \
+	"git am's worktree held only the series' files"
+git -C "$TRASH/u8" config --local --list >"$TRASH/config8.after"
+same_file "$TRASH/config8.after" "$TRASH/config8.before" "the repository's config is unchanged (no sparse-checkout setting)"
+user "$TRASH/u9"
+(cd "$TRASH/u9" && sed -i 's/^line 2$/line deux/' file.c && git commit -qam "file: deux")
+state "$TRASH/u9" >"$TRASH/before9"
+(cd "$TRASH/u9" && la --apply -o "$TRASH/kept9" "$id" >/dev/null 2>&1)
+is $? 1 "--apply -o DIR of a patch that does not apply: exit 1"
+state "$TRASH/u9" >"$TRASH/after9"
+same_file "$TRASH/after9" "$TRASH/before9" "the repository is unchanged"
+check "and the series is kept in DIR" diff -r "$TRASH/plain" "$TRASH/kept9"
 
 # --- interrupted: the temporary worktree goes away
 user "$TRASH/u7"

@@ -4,7 +4,7 @@
 # not apply falls back to a patch-by-patch diff of the mails.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 17
+plan 32
 
 R=$TRASH/repo
 make_repo "$R"
@@ -43,6 +43,39 @@ same_file "$TRASH/after" "$TRASH/before" "the repository is unchanged, no worktr
 
 (cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff=2..1 "$id" >"$TRASH/out2" 2>/dev/null)
 check "--range-diff=2..1 compares the other way" grep -Eq "^1: +[0-9a-f]+ ! 3: +[0-9a-f]+ c: add c$" "$TRASH/out2"
+
+# b4 diff's -v: -v OLD..NEW, -v OLD NEW, -v OLD (with the latest)
+canon() { sed -E 's/[0-9a-f]{7,}/H/g' "$1"; }
+canon "$TRASH/out" >"$TRASH/out.c"
+canon "$TRASH/out2" >"$TRASH/out2.c"
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff -v 1..2 "$id" >"$TRASH/v12" 2>"$TRASH/v12.err")
+ok $? "--range-diff -v 1..2 exits 0"
+canon "$TRASH/v12" >"$TRASH/v12.c"
+same_file "$TRASH/v12.c" "$TRASH/out.c" "-v 1..2 gives the default comparison"
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" -v v2..v1 --range-diff "$id" >"$TRASH/v21" 2>/dev/null)
+canon "$TRASH/v21" >"$TRASH/v21.c"
+same_file "$TRASH/v21.c" "$TRASH/out2.c" "-v v2..v1 before --range-diff: as --range-diff=2..1"
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff -v 2 1 "$id" >"$TRASH/v2s1" 2>"$TRASH/v2s1.err")
+canon "$TRASH/v2s1" >"$TRASH/v2s1.c"
+same_file "$TRASH/v2s1.c" "$TRASH/out2.c" "-v 2 1 (b4 diff's two numbers): as 2..1"
+check "and says so" grep -q "^Comparing v2 (2 patches) with v1 (3 patches)" "$TRASH/v2s1.err"
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff -v 1 "$id" >"$TRASH/v1" 2>"$TRASH/v1.err")
+check "-v 1 alone: v1 against the latest" grep -q "^Comparing v1 (3 patches) with v2 (2 patches)" "$TRASH/v1.err"
+(cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff -v 2 "$id" >"$TRASH/v2" 2>"$TRASH/v2.err")
+is $? 1 "-v 2 alone, the latest: exit 1"
+check "nothing newer, said" grep -qx "lore-am: --range-diff: v2 is the latest revision: nothing newer to compare it with" "$TRASH/v2.err"
+test ! -s "$TRASH/v2"
+ok $? "and nothing on stdout"
+"$LORE_AM" -m "$TRASH/thread.mbox" -v 1..2 "$id" >"$TRASH/v5" 2>"$TRASH/v5.err"
+is $? 2 "-v 1..2 without --range-diff: exit 2"
+check "with a line saying why" grep -qx "lore-am: -v 1..2: a pair of revisions goes with --range-diff" "$TRASH/v5.err"
+"$LORE_AM" -m "$TRASH/thread.mbox" --range-diff=1..2 -v 1..2 "$id" >/dev/null 2>"$TRASH/v6.err"
+is $? 2 "revisions given twice: exit 2"
+"$LORE_AM" -m "$TRASH/thread.mbox" --range-diff -v x "$id" >/dev/null 2>"$TRASH/v7.err"
+is $? 2 "-v x: exit 2"
+check "naming the value" grep -q "^lore-am: -v takes a revision number (or OLD..NEW with --range-diff), not 'x'" "$TRASH/v7.err"
+state "$TRASH/u" >"$TRASH/after2"
+same_file "$TRASH/after2" "$TRASH/before" "the repository is still unchanged"
 
 # v1 cannot apply anywhere here: the fallback diffs the mails
 git init -q "$TRASH/other"

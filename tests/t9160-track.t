@@ -2,9 +2,11 @@
 # lore-am.track: --apply writes the tracking file `b4 ty` reads, with the
 # commits applied and their patchwork hashes as b4 computes them; the
 # real `b4 ty --auto --dry-run` then finds the series and thanks for it.
+# The mail clients' apply key (lore-am-pipe apply) goes through --apply
+# and writes it too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 12
+plan 15
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org --cc=rev@example.com
@@ -54,4 +56,17 @@ if command -v b4 >/dev/null; then
 else
 	skip "b4 is not installed"; skip "b4 is not installed"; skip "b4 is not installed"
 fi
+
+# the mail clients' apply key: lore-am-pipe apply runs lore-am --apply
+rm -rf "$data"
+user "$TRASH/k"
+git -C "$TRASH/k" config lore-am.track true
+mkdir -p "$TRASH/bin" && ln -sf "$LORE_AM" "$TRASH/bin/lore-am"
+PATH=$TRASH/bin:$PATH "$SRC_DIR/hooks/lore-am-pipe" -d "$TRASH/kept" -r "$TRASH/k" \
+	-a "-m $TRASH/thread.mbox" apply <"$TRASH/p/0001-part-add-piece-1.patch" >"$TRASH/kout" 2>&1
+ok $? "lore-am-pipe apply with lore-am.track = true"
+file=$(ls "$data"/*.am 2>/dev/null)
+is "$(basename "$file")" "$(date -u +%Y%m%d)_maintainer_add_the_pieces.am" "writes the tracking file"
+is "$(json "' '.join(c[1] for c in d['commits'])")" "$(git -C "$TRASH/k" rev-list --reverse base..HEAD | tr '\n' ' ' | sed 's/ $//')" \
+	"with the exact commits the key applied"
 done_testing

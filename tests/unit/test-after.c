@@ -66,8 +66,8 @@ static const struct {
 	int a, b;
 } specs[] = {
     {"", TRUE, 0, 0},	   {"1..2", TRUE, 1, 2}, {"v3..v1", TRUE, 3, 1},
-    {"2..2", FALSE, 0, 0}, {"1..", FALSE, 0, 0}, {"x..2", FALSE, 0, 0},
-    {"1-2", FALSE, 0, 0},
+    {"2..2", FALSE, 0, 0}, {"1..", TRUE, 1, 0},	 {"x..2", FALSE, 0, 0},
+    {"1-2", FALSE, 0, 0},  {"..2", FALSE, 0, 0}, {"1..x", FALSE, 0, 0},
 };
 
 static const struct {
