@@ -194,9 +194,16 @@ open_db(struct mdindex *x, const char *file, GError **err)
 		return mdindex_fail(x, rc, err);
 	/* eight mail deliveries at once wait for each other, within reason */
 	sqlite3_busy_timeout(x->db, 10000);
+	/*
+	 * A page cache of up to 256 MiB (grown only as pages are read): the
+	 * first build of a 1 000 000-message maildir, whose index is 283 MB,
+	 * thrashed a 32 MiB one (42 s against 27.6 s for the plain scan;
+	 * 35 s with this one, peak RSS 382 MB against the scan's 1.7 GB).
+	 * Warm runs read a few pages and stay small.
+	 */
 	return mdindex_exec(x, "PRAGMA journal_mode = WAL", err) &&
 	       mdindex_exec(x, "PRAGMA synchronous = NORMAL", err) &&
-	       mdindex_exec(x, "PRAGMA cache_size = -32768", err) &&
+	       mdindex_exec(x, "PRAGMA cache_size = -262144", err) &&
 	       check_schema(x, err);
 }
 
