@@ -38,7 +38,9 @@ ALL_LDFLAGS = $(LDFLAGS)
 # libcurl is not linked: filter/curllib.c loads it when a fetch needs it
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS)))
 # glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
-# itself is loaded when a signed patch is checked (filter/dkimv.c)
+# itself is loaded when a signed patch is checked (filter/dkimv.c), and
+# libsodium and GPGME (headers from libsodium-dev, libgpgme-dev) when a
+# developer signature is (filter/patatt.c, filter/pgpv.c)
 LIBS     += -lresolv
 
 # libnotmuch ships no .pc file: look for its header. A missing header
@@ -85,7 +87,7 @@ LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
-LIB_OBJS += filter/keyring.o
+LIB_OBJS += filter/keyring.o filter/patatt.o filter/pgpv.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el

@@ -3,10 +3,13 @@
  * shape of b4's (b4/__init__.py's attestation checks): a mark, the kind of
  * signature and the identity. A message without a signature shows nothing;
  * one that cannot be checked (offline, the library missing) says so once.
+ * As in b4, a developer key missing from the keyrings is shown but fails
+ * nothing, not even under hardfail: most developers publish no key.
  */
 #include "attest.h"
 #include "dkimv.h"
 #include "dnstxt.h"
+#include "patatt.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -18,9 +21,10 @@ struct attest {
 	guint max_days; /* attestation-staleness-days, 0: not checked */
 	struct dnstxt *dns;
 	struct dkimv *dkim;
-	gboolean tried; /* dkimv_new was called */
-	gboolean said;	/* "not checked" was said */
-	int outcome;	/* 0 none, 1 pass, -1 fail */
+	gboolean tried;	       /* dkimv_new was called */
+	guint said;	       /* "not checked" was said: 1 DKIM, 2 patatt */
+	struct patatt *patatt; /* made for the first developer signature */
+	int outcome;	       /* 0 none, 1 pass, -1 fail */
 };
 
 static const char *const policies[] = {"off", "check", "softfail", "hardfail"};
@@ -92,6 +96,7 @@ attest_free(struct attest *a)
 		return;
 	dkimv_free(a->dkim);
 	dnstxt_free(a->dns);
+	patatt_free(a->patatt);
 	g_free(a);
 }
 
@@ -117,41 +122,62 @@ say_failure(const struct attest *a, const char *label, const char *line)
 		fprintf(stderr, "    %s\n", line);
 }
 
+/* A failed signature: shown; when it @counts (a No key of a developer
+ * signature does not, as in b4) the outcome is fail and, under hardfail,
+ * the first one is the run's error line. */
+static int
+failed(struct attest *a, const char *name, const char *line, gboolean counts,
+       int rc)
+{
+	say_failure(a, name, line);
+	if (!counts)
+		return rc;
+	a->outcome = -1;
+	if (a->policy == ATTEST_HARDFAIL && !rc) {
+		lore_err("%s: %s: nothing written (attestation-policy "
+			 "hardfail)",
+			 name, line);
+		rc = LORE_ENOTFOUND;
+	}
+	return rc;
+}
+
 /* The library or the network is missing: say it once, fail under hardfail. */
 static int
-not_checked(struct attest *a, const char *label, const char *why)
+not_checked(struct attest *a, const char *name, const char *what,
+	    const char *why, guint once)
 {
 	if (a->policy == ATTEST_HARDFAIL) {
-		lore_err("%s: DKIM not checked (%s): nothing written "
+		lore_err("%s: %s not checked (%s): nothing written "
 			 "(attestation-policy hardfail)",
-			 label, why);
+			 name, what, why);
 		a->outcome = -1;
 		return LORE_ENOTFOUND;
 	}
-	if (!a->said)
-		lore_info("  DKIM not checked: %s", why);
-	a->said = TRUE;
+	if (!(a->said & once))
+		lore_info("  %s not checked: %s", what, why);
+	a->said |= once;
 	return LORE_OK;
 }
 
-int
-attest_message(struct attest *a, const struct message *msg, const char *label,
-	       gboolean say_label)
+static void
+label_once(const char *name, gboolean *say_label)
 {
-	g_autofree char *sighdr = NULL, *name = NULL;
+	if (*say_label)
+		lore_info("  %s", name);
+	*say_label = FALSE;
+}
+
+static int
+check_dkim(struct attest *a, const struct message *msg, const char *name,
+	   gboolean *say_label)
+{
 	GArray *sigs;
 	int rc = LORE_OK;
 	guint i;
 
-	if (!a || a->policy == ATTEST_OFF)
-		return LORE_OK;
-	/* an unsigned message costs one header scan, never the library */
-	sighdr = message_header(msg, "DKIM-Signature");
-	if (!sighdr)
-		return LORE_OK;
-	name = lore_term_safe(label, -1);
 	if (a->offline)
-		return not_checked(a, name, "--offline does no DNS");
+		return not_checked(a, name, "DKIM", "--offline does no DNS", 1);
 	if (!a->tried) {
 		GError *err = NULL;
 
@@ -163,10 +189,10 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 		}
 	}
 	if (!a->dkim)
-		return not_checked(a, name, "libopendkim missing");
+		return not_checked(a, name, "DKIM", "libopendkim missing", 1);
 	sigs = dkimv_check(a->dkim, msg->raw, msg->len, msg->date, a->max_days);
-	if (say_label && sigs->len)
-		lore_info("  %s", name);
+	if (sigs->len)
+		label_once(name, say_label);
 	for (i = 0; i < sigs->len; i++) {
 		struct dkimv_sig *s = &g_array_index(sigs, struct dkimv_sig, i);
 		g_autofree char *line = NULL;
@@ -181,15 +207,85 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 				       s->verdict == DKIMV_NOKEY ? "No key"
 								 : "BADSIG",
 				       s->domain, s->why);
-		a->outcome = -1;
-		say_failure(a, name, line);
-		if (a->policy == ATTEST_HARDFAIL && !rc) {
-			lore_err("%s: %s: nothing written (attestation-policy "
-				 "hardfail)",
-				 name, line);
-			rc = LORE_ENOTFOUND;
+		rc = failed(a, name, line, TRUE, rc);
+	}
+	g_array_unref(sigs);
+	return rc;
+}
+
+/* patatt's X-Developer-Signature: no DNS, so --offline checks it too. */
+static int
+check_patatt(struct attest *a, const struct message *msg, const char *name,
+	     gboolean *say_label)
+{
+	GArray *sigs;
+	int rc = LORE_OK;
+	guint i;
+
+	if (!a->patatt)
+		a->patatt = patatt_new();
+	sigs = patatt_check(a->patatt, msg->raw, msg->len, msg->from_email,
+			    msg->date, a->max_days);
+	if (sigs->len)
+		label_once(name, say_label);
+	for (i = 0; i < sigs->len; i++) {
+		struct patatt_sig *s =
+		    &g_array_index(sigs, struct patatt_sig, i);
+		g_autofree char *who =
+		    g_strdup_printf("%s/%s", s->algo, s->identity);
+		g_autofree char *line = NULL;
+
+		switch (s->verdict) {
+		case PATATT_PASS:
+			/* b4's rule: a good signature by someone else than
+			 * the sender says whose it is */
+			if (msg->from_email &&
+			    !g_ascii_strcasecmp(msg->from_email, s->identity))
+				lore_info("    ✓ Signed: %s", who);
+			else
+				lore_info("    ✓ Signed: %s (From: %s)", who,
+					  msg->from_email ? msg->from_email
+							  : "");
+			if (!a->outcome)
+				a->outcome = 1;
+			continue;
+		case PATATT_UNCHECKED:
+			rc = rc ? rc : not_checked(a, name, who, s->why, 2);
+			continue;
+		case PATATT_NOKEY:
+			line =
+			    g_strdup_printf("✗ No key: %s (%s)", who, s->why);
+			rc = failed(a, name, line, FALSE, rc);
+			continue;
+		case PATATT_BADSIG:
+			line =
+			    g_strdup_printf("✗ BADSIG: %s (%s)", who, s->why);
+			rc = failed(a, name, line, TRUE, rc);
+			continue;
 		}
 	}
 	g_array_unref(sigs);
 	return rc;
+}
+
+int
+attest_message(struct attest *a, const struct message *msg, const char *label,
+	       gboolean say_label)
+{
+	g_autofree char *dkim = NULL, *dev = NULL, *name = NULL;
+	int rc = LORE_OK, prc = LORE_OK;
+
+	if (!a || a->policy == ATTEST_OFF)
+		return LORE_OK;
+	/* an unsigned message costs two header scans, never a library */
+	dkim = message_header(msg, "DKIM-Signature");
+	dev = message_header(msg, "X-Developer-Signature");
+	if (!dkim && !dev)
+		return LORE_OK;
+	name = lore_term_safe(label, -1);
+	if (dkim)
+		rc = check_dkim(a, msg, name, &say_label);
+	if (dev)
+		prc = check_patatt(a, msg, name, &say_label);
+	return rc ? rc : prc;
 }

@@ -1,12 +1,15 @@
 /*
  * attest.h - trust in what is applied: for each message written (patches
- * and cover letter), its DKIM signatures checked on the bytes as they came
- * from the source, shown in the summary the way b4 shows them ("✓ Signed:
- * DKIM/example.org", "✗ BADSIG: DKIM/...", "✗ No key: DKIM/..."), and the
- * policy applied: lore-am.attestation-policy, else b4.attestation-policy.
+ * and cover letter), its DKIM signatures (dkimv.h) and developer
+ * signatures (patatt.h) checked on the bytes as they came from the source,
+ * shown in the summary the way b4 shows them ("✓ Signed: DKIM/example.org",
+ * "✓ Signed: ed25519/dev@example.org", "✗ BADSIG: ...", "✗ No key: ..."),
+ * and the policy applied: lore-am.attestation-policy, else
+ * b4.attestation-policy.
  *
  * Ownership: struct attest is made by attest_new() and freed with
- * attest_free(); it owns its DNS cache and the DKIM library handle.
+ * attest_free(); it owns its DNS cache, the DKIM library handle and the
+ * patatt checker.
  */
 #ifndef LORE_ATTEST_H
 #define LORE_ATTEST_H
