@@ -18,8 +18,9 @@
 struct attest {
 	enum attest_policy policy;
 	gboolean offline;
-	guint max_days; /* attestation-staleness-days, 0: not checked */
-	struct dnstxt *dns;
+	guint max_days;	    /* attestation-staleness-days, 0: not checked */
+	char *ns;	    /* the nameserver named, or NULL: the system's */
+	struct dnstxt *dns; /* made at the first DKIM signature */
 	struct dkimv *dkim;
 	gboolean tried;	       /* dkimv_new was called */
 	guint said;	       /* "not checked" was said: 1 DKIM, 2 patatt */
@@ -37,7 +38,6 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 	    config_get(cfg, "attestation-policy", "attestation-policy");
 	const char *ns = g_getenv("LORE_AM_NAMESERVER");
 	struct attest *a = g_new0(struct attest, 1);
-	GError *err = NULL;
 	guint64 days;
 	guint i;
 
@@ -76,15 +76,8 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 	a->offline = offline;
 	if (!ns || !*ns)
 		ns = config_get(cfg, "nameserver", NULL);
-	if (a->policy != ATTEST_OFF && !offline &&
-	    !(a->dns = dnstxt_new(ns && *ns ? ns : NULL, &err))) {
-		g_autofree char *s = lore_term_safe(err->message, -1);
-
-		lore_err("%s", s);
-		g_error_free(err);
-		g_free(a);
-		return LORE_EUSAGE;
-	}
+	/* read now, used (and judged) at the first DKIM signature */
+	a->ns = g_strdup(ns && *ns ? ns : NULL);
 	*out = a;
 	return LORE_OK;
 }
@@ -97,6 +90,7 @@ attest_free(struct attest *a)
 	dkimv_free(a->dkim);
 	dnstxt_free(a->dns);
 	patatt_free(a->patatt);
+	g_free(a->ns);
 	g_free(a);
 }
 
@@ -181,6 +175,15 @@ check_dkim(struct attest *a, const struct message *msg, const char *name,
 	if (!a->tried) {
 		GError *err = NULL;
 
+		/* a bad nameserver is a usage error, but only for a run
+		 * that has a DKIM signature to ask it about */
+		if (!(a->dns = dnstxt_new(a->ns, &err))) {
+			g_autofree char *s = lore_term_safe(err->message, -1);
+
+			lore_err("%s", s);
+			g_error_free(err);
+			return LORE_EUSAGE;
+		}
 		a->tried = TRUE;
 		a->dkim = dkimv_new(a->dns, &err);
 		if (!a->dkim) {

@@ -12,7 +12,7 @@
 command -v patatt >/dev/null || skip_all "patatt not installed"
 command -v gpg >/dev/null || skip_all "gpg (gnupg) not installed"
 dkim_setup
-plan 38
+plan 39
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -159,6 +159,10 @@ am body -o outd
 is "$rc $(ls outd | wc -l)" "1 0" "hardfail with -o: no file written"
 am good
 is "$rc $(signed good)" "0 5" "hardfail: a good series is written"
+
+# no DKIM signature: the nameserver is never asked, a bad one is no error
+LORE_AM_NAMESERVER=localhost am good
+is "$rc $(signed good)" "0 5" "a bad LORE_AM_NAMESERVER, no DKIM signature: no error"
 
 # --offline: a developer signature needs no network, it is still checked
 am good --offline
