@@ -26,6 +26,8 @@ struct attest {
 	guint said;	       /* "not checked" was said: 1 DKIM, 2 patatt */
 	struct patatt *patatt; /* made for the first developer signature */
 	int outcome;	       /* 0 none, 1 pass, -1 fail */
+	GString *mark;	       /* a follow-up's mark is made, not shown */
+	GHashTable *replies;   /* follow-up message -> its mark (char *) */
 };
 
 static const char *const policies[] = {"off", "check", "softfail", "hardfail"};
@@ -90,6 +92,8 @@ attest_free(struct attest *a)
 	dkimv_free(a->dkim);
 	dnstxt_free(a->dns);
 	patatt_free(a->patatt);
+	if (a->replies)
+		g_hash_table_unref(a->replies);
 	g_free(a->ns);
 	g_free(a);
 }
@@ -120,10 +124,20 @@ say_failure(const struct attest *a, const char *label, const char *line)
  * signature does not, as in b4) the outcome is fail and, under hardfail,
  * the first one is the run's error line. */
 static int
-failed(struct attest *a, const char *name, const char *line, gboolean counts,
-       int rc)
+failed(struct attest *a, const char *name, const char *kind, const char *who,
+       const char *why, gboolean counts, int rc)
 {
-	say_failure(a, name, line);
+	g_autofree char *line =
+	    g_strdup_printf("✗ %s: %s (%s)", kind, who, why);
+
+	if (!a->mark) {
+		say_failure(a, name, line);
+	} else if (a->policy != ATTEST_CHECK) {
+		/* b4 marks a follow-up's failure under softfail and hardfail */
+		g_string_printf(a->mark, "✗ %s", who);
+		if (lore_quiet && a->policy == ATTEST_SOFTFAIL)
+			lore_err("%s: %s", name, line);
+	}
 	if (!counts)
 		return rc;
 	a->outcome = -1;
@@ -136,11 +150,14 @@ failed(struct attest *a, const char *name, const char *line, gboolean counts,
 	return rc;
 }
 
-/* The library or the network is missing: say it once, fail under hardfail. */
+/* The library or the network is missing: say it once, fail under hardfail
+ * (a follow-up's signature not checked is neither). */
 static int
 not_checked(struct attest *a, const char *name, const char *what,
 	    const char *why, guint once)
 {
+	if (a->mark)
+		return LORE_OK;
 	if (a->policy == ATTEST_HARDFAIL) {
 		lore_err("%s: %s not checked (%s): nothing written "
 			 "(attestation-policy hardfail)",
@@ -152,6 +169,17 @@ not_checked(struct attest *a, const char *name, const char *what,
 		lore_info("  %s not checked: %s", what, why);
 	a->said |= once;
 	return LORE_OK;
+}
+
+static void
+passed(struct attest *a, const char *who)
+{
+	if (a->mark)
+		g_string_printf(a->mark, "✓ %s", who);
+	else
+		lore_info("    ✓ Signed: %s", who);
+	if (!a->outcome)
+		a->outcome = 1;
 }
 
 static void
@@ -198,19 +226,15 @@ check_dkim(struct attest *a, const struct message *msg, const char *name,
 		label_once(name, say_label);
 	for (i = 0; i < sigs->len; i++) {
 		struct dkimv_sig *s = &g_array_index(sigs, struct dkimv_sig, i);
-		g_autofree char *line = NULL;
+		g_autofree char *who = g_strdup_printf("DKIM/%s", s->domain);
 
-		if (s->verdict == DKIMV_PASS) {
-			lore_info("    ✓ Signed: DKIM/%s", s->domain);
-			if (!a->outcome)
-				a->outcome = 1;
-			continue;
-		}
-		line = g_strdup_printf("✗ %s: DKIM/%s (%s)",
-				       s->verdict == DKIMV_NOKEY ? "No key"
-								 : "BADSIG",
-				       s->domain, s->why);
-		rc = failed(a, name, line, TRUE, rc);
+		if (s->verdict == DKIMV_PASS)
+			passed(a, who);
+		else
+			rc = failed(a, name,
+				    s->verdict == DKIMV_NOKEY ? "No key"
+							      : "BADSIG",
+				    who, s->why, TRUE, rc);
 	}
 	g_array_unref(sigs);
 	return rc;
@@ -236,7 +260,7 @@ check_patatt(struct attest *a, const struct message *msg, const char *name,
 		    &g_array_index(sigs, struct patatt_sig, i);
 		g_autofree char *who =
 		    g_strdup_printf("%s/%s", s->algo, s->identity);
-		g_autofree char *line = NULL;
+		g_autofree char *by = NULL;
 
 		switch (s->verdict) {
 		case PATATT_PASS:
@@ -244,26 +268,22 @@ check_patatt(struct attest *a, const struct message *msg, const char *name,
 			 * the sender says whose it is */
 			if (msg->from_email &&
 			    !g_ascii_strcasecmp(msg->from_email, s->identity))
-				lore_info("    ✓ Signed: %s", who);
-			else
-				lore_info("    ✓ Signed: %s (From: %s)", who,
-					  msg->from_email ? msg->from_email
-							  : "");
-			if (!a->outcome)
-				a->outcome = 1;
+				passed(a, who);
+			else {
+				by = g_strdup_printf(
+				    "%s (From: %s)", who,
+				    msg->from_email ? msg->from_email : "");
+				passed(a, by);
+			}
 			continue;
 		case PATATT_UNCHECKED:
 			rc = rc ? rc : not_checked(a, name, who, s->why, 2);
 			continue;
 		case PATATT_NOKEY:
-			line =
-			    g_strdup_printf("✗ No key: %s (%s)", who, s->why);
-			rc = failed(a, name, line, FALSE, rc);
+			rc = failed(a, name, "No key", who, s->why, FALSE, rc);
 			continue;
 		case PATATT_BADSIG:
-			line =
-			    g_strdup_printf("✗ BADSIG: %s (%s)", who, s->why);
-			rc = failed(a, name, line, TRUE, rc);
+			rc = failed(a, name, "BADSIG", who, s->why, TRUE, rc);
 			continue;
 		}
 	}
@@ -291,4 +311,33 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 	if (dev)
 		prc = check_patatt(a, msg, name, &say_label);
 	return rc ? rc : prc;
+}
+
+int
+attest_followup(struct attest *a, const struct message *msg,
+		const char *trailer, char **mark)
+{
+	g_autofree char *name = NULL;
+	gboolean no_label = FALSE;
+	int rc;
+
+	*mark = NULL;
+	if (!a || a->policy == ATTEST_OFF || !msg)
+		return LORE_OK;
+	if (!a->replies)
+		a->replies = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	/* a reply that sent several trailers is checked once */
+	if (g_hash_table_contains(a->replies, msg)) {
+		*mark = g_strdup(g_hash_table_lookup(a->replies, msg));
+		return LORE_OK;
+	}
+	name = lore_term_safe(trailer, -1);
+	a->mark = g_string_new(NULL);
+	rc = attest_message(a, msg, name, no_label);
+	if (a->mark->len)
+		*mark = g_strdup(a->mark->str);
+	g_string_free(a->mark, TRUE);
+	a->mark = NULL;
+	g_hash_table_insert(a->replies, (gpointer)msg, g_strdup(*mark));
+	return rc;
 }

@@ -48,6 +48,17 @@ void attest_free(struct attest *a);
 int attest_message(struct attest *a, const struct message *msg,
 		   const char *label, gboolean say_label);
 
+/*
+ * The signatures of the reply @msg that sent an added @trailer, as b4
+ * marks the trailer's line: *@mark is "✓ DKIM/example.org", "✗ ed25519/
+ * dev@example.org" (failures only under softfail and hardfail) or NULL
+ * when nothing was signed or checked (g_free). A failure counts as a
+ * patch's does: under hardfail LORE_ENOTFOUND, the error line naming
+ * @trailer. A reply is checked once a run; @a may be NULL.
+ */
+int attest_followup(struct attest *a, const struct message *msg,
+		    const char *trailer, char **mark);
+
 /* "pass" (some signature held, none failed), "fail" or "none". */
 const char *attest_outcome(const struct attest *a);
 

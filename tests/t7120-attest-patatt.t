@@ -12,7 +12,7 @@
 command -v patatt >/dev/null || skip_all "patatt not installed"
 command -v gpg >/dev/null || skip_all "gpg (gnupg) not installed"
 dkim_setup
-plan 39
+plan 43
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -168,6 +168,43 @@ is "$rc $(signed good)" "0 5" "a bad LORE_AM_NAMESERVER, no DKIM signature: no e
 am good --offline
 is "$rc $(signed good) $(grep -c 'not checked' good.err)" "0 5 0" \
 	"--offline: patatt signatures still checked"
+git config --global --unset lore-am.attestation-policy
+
+# a reviewer's signed reply: its trailer is added with the reply's mark,
+# and a reply whose signature fails is a failure like a patch's (b4)
+rev_reply() {
+	mkdir -p "$1"
+	cp good/*.patch "$1/"
+	reply "$1/9-reply.patch" good/0002-*.patch "Rita Reviewer <rita@example.com>" \
+		"Looks right.
+
+Reviewed-by: Rita Reviewer <rita@example.com>"
+	# dated now: a signature long after the Date would be stale
+	sed -i "s/^Date: .*/Date: $(date -R)/" "$1/9-reply.patch"
+	patatt sign "$1/9-reply.patch" >/dev/null 2>&1
+}
+git config --global user.email rita@example.com
+patatt genkey -n r1 >>genkey.out 2>&1
+git config --global patatt.signingkey ed25519:r1
+git config --global patatt.selector r1
+mkdir -p keys/ed25519/example.com/rita
+cp "$PUB/r1.pub" keys/ed25519/example.com/rita/r1
+rev_reply rev
+git config --global user.email pat@example.com
+git config --global patatt.signingkey ed25519:k1
+git config --global patatt.selector k1
+am rev
+grep -q '^    + Reviewed-by: Rita Reviewer <rita@example.com> (✓ ed25519/rita@example.com)$' rev.err
+ok $? "a trailer from a signed reply: the reply's ✓ on its line"
+sed -i 's/^Looks right\.$/Looks wrong./' rev/9-reply.patch
+am rev
+is "$rc $(grep -c '^    + Reviewed-by: Rita Reviewer <rita@example.com> (✗ ed25519/rita@example.com)$' rev.err)" \
+	"0 1" "a reply changed after signing: ✗ on the trailer's line, softfail goes on"
+git config --global lore-am.attestation-policy hardfail
+am rev
+is "$rc $(wc -c <rev.out)" "1 0" "hardfail: a reply's bad signature writes nothing"
+grep -q '^lore-am: \[PATCH 2/5\] part: add piece 2: Reviewed-by: Rita Reviewer <rita@example.com>: ✗ BADSIG: ed25519/rita@example.com (the body changed after signing): nothing written' rev.err
+ok $? "hardfail: the error line names the patch and the trailer"
 git config --global --unset lore-am.attestation-policy
 
 # patatt and DKIM on one mail: both shown
