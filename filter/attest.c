@@ -132,8 +132,9 @@ failed(struct attest *a, const char *name, const char *kind, const char *who,
 
 	if (!a->mark) {
 		say_failure(a, name, line);
-	} else if (a->policy != ATTEST_CHECK) {
-		/* b4 marks a follow-up's failure under softfail and hardfail */
+	} else if (a->policy != ATTEST_CHECK && counts) {
+		/* b4 marks a follow-up's failure under softfail and hardfail;
+		 * a reviewer's key missing is the usual case: no mark */
 		g_string_printf(a->mark, "✗ %s", who);
 		if (lore_quiet && a->policy == ATTEST_SOFTFAIL)
 			lore_err("%s: %s", name, line);

@@ -12,7 +12,7 @@
 command -v patatt >/dev/null || skip_all "patatt not installed"
 command -v gpg >/dev/null || skip_all "gpg (gnupg) not installed"
 dkim_setup
-plan 43
+plan 44
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -200,6 +200,11 @@ sed -i 's/^Looks right\.$/Looks wrong./' rev/9-reply.patch
 am rev
 is "$rc $(grep -c '^    + Reviewed-by: Rita Reviewer <rita@example.com> (✗ ed25519/rita@example.com)$' rev.err)" \
 	"0 1" "a reply changed after signing: ✗ on the trailer's line, softfail goes on"
+mv keys/ed25519/example.com/rita/r1 rita.pub
+XDG_DATA_HOME=$TRASH/nowhere am rev
+is "$rc $(grep -c '^    + Reviewed-by: Rita Reviewer <rita@example.com>$' rev.err)" \
+	"0 1" "a reply whose key no keyring has: no mark"
+mv rita.pub keys/ed25519/example.com/rita/r1
 git config --global lore-am.attestation-policy hardfail
 am rev
 is "$rc $(wc -c <rev.out)" "1 0" "hardfail: a reply's bad signature writes nothing"
