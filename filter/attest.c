@@ -9,6 +9,7 @@
 #include "attest.h"
 #include "dkimv.h"
 #include "dnstxt.h"
+#include "mailinfo.h"
 #include "patatt.h"
 #include "util.h"
 
@@ -246,14 +247,23 @@ static int
 check_patatt(struct attest *a, const struct message *msg, const char *name,
 	     gboolean *say_label)
 {
+	struct mailinfo mi = {0};
 	GArray *sigs;
 	int rc = LORE_OK;
 	guint i;
 
 	if (!a->patatt)
 		a->patatt = patatt_new();
-	sigs = patatt_check(a->patatt, msg->raw, msg->len, msg->from_email,
-			    msg->date, a->max_days);
+	/* the text the writer read (always so for what is written) spares
+	 * a git mailinfo per signature that holds */
+	if (msg->body_done)
+		mailinfo_run(msg, msg->patch_text ? msg->patch_text : msg->body,
+			     &mi);
+	sigs =
+	    patatt_check(a->patatt, msg->raw, msg->len, msg->from_email,
+			 msg->body_done ? &mi : NULL, msg->date, a->max_days);
+	if (msg->body_done)
+		mailinfo_clear(&mi);
 	if (sigs->len)
 		label_once(name, say_label);
 	for (i = 0; i < sigs->len; i++) {

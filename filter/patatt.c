@@ -9,33 +9,15 @@
  * patatt signed and what is checked here come from the same code.
  */
 #include "patatt.h"
+#include "edv.h"
 #include "gitrun.h"
 #include "keyring.h"
+#include "mailinfo.h"
 #include "pgpv.h"
 #include "util.h"
 
-#include <sodium.h>
 #include <string.h>
 #include <unistd.h>
-
-/* the soname of libsodium 1.0.18 */
-#define PATATT_SODIUM "libsodium.so.23"
-
-static struct {
-	__typeof__(sodium_init) *init;
-	__typeof__(crypto_sign_verify_detached) *verify;
-} lib;
-
-/* clang-format off */
-static const struct lore_sym syms[] = {
-	{ "sodium_init", (gpointer *)&lib.init },
-	{ "crypto_sign_verify_detached", (gpointer *)&lib.verify },
-};
-
-static struct lore_lib libsodium = { .soname = PATATT_SODIUM,
-				     .syms = syms,
-				     .n = G_N_ELEMENTS(syms) };
-/* clang-format on */
 
 struct patatt {
 	struct keyring *keys;
@@ -50,7 +32,8 @@ struct pmsg {
 	GArray *hdrs;	  /* struct span: each field with its folded lines */
 	GString *body;	  /* canonical: mailinfo's message and patch, CRLF */
 	GPtrArray *canon; /* "name" "value" pairs after mailinfo's From/Subj */
-	int state;	  /* 0 not canonicalized, 1 done, -1 mailinfo failed */
+	int state; /* 0 not canonicalized, 1 by git, 2 by mi, -1 git failed */
+	const struct mailinfo *mi; /* lore-am's own reading, or NULL */
 };
 
 struct span {
@@ -171,6 +154,9 @@ info_get(const char *info, const char *key, GString *to)
 	}
 }
 
+static void build(struct pmsg *m, const char *author, const char *email,
+		  const char *subject, GString *mp);
+
 static gboolean
 canonicalize(struct patatt *p, struct pmsg *m)
 {
@@ -179,10 +165,8 @@ canonicalize(struct patatt *p, struct pmsg *m)
 	g_autofree char *mf = NULL, *pf = NULL, *msg = NULL, *patch = NULL;
 	g_autoptr(GString) info = g_string_new(NULL);
 	g_autoptr(GString) err = g_string_new(NULL);
-	g_autoptr(GString) mp = NULL;
-	size_t pos = 0, llen;
-	const char *line;
-	guint i;
+	g_autoptr(GString) mp = NULL, author = NULL, email = NULL;
+	g_autoptr(GString) subject = NULL;
 
 	if (m->state)
 		return m->state > 0;
@@ -199,6 +183,27 @@ canonicalize(struct patatt *p, struct pmsg *m)
 		return FALSE;
 	mp = g_string_new(msg);
 	g_string_append(mp, patch);
+	author = g_string_new(NULL);
+	email = g_string_new(NULL);
+	subject = g_string_new(NULL);
+	info_get(info->str, "author", author);
+	info_get(info->str, "email", email);
+	info_get(info->str, "subject", subject);
+	build(m, author->str, email->str, subject->str, mp);
+	m->state = 1;
+	return TRUE;
+}
+
+/* The canonical body and fields from a reading of the mail: mailinfo's
+ * author, address, subject and message-and-patch text @mp (changed). */
+static void
+build(struct pmsg *m, const char *author, const char *email,
+      const char *subject, GString *mp)
+{
+	size_t pos = 0, llen;
+	const char *line;
+	guint i;
+
 	while (mp->len && strchr("\r\n", mp->str[mp->len - 1]))
 		g_string_truncate(mp, mp->len - 1);
 	/* an empty message still gives one empty line, as in patatt */
@@ -225,12 +230,9 @@ canonicalize(struct patatt *p, struct pmsg *m)
 		left = g_strndup(h, colon - h);
 		v = g_string_new(" ");
 		if (!g_ascii_strcasecmp(left, "from")) {
-			info_get(info->str, "author", v);
-			g_string_append(v, " <");
-			info_get(info->str, "email", v);
-			g_string_append(v, ">");
+			g_string_append_printf(v, "%s <%s>", author, email);
 		} else if (!g_ascii_strcasecmp(left, "subject")) {
-			info_get(info->str, "subject", v);
+			g_string_append(v, subject);
 		} else {
 			g_string_assign(v, "");
 			g_string_append_len(v, colon + 1,
@@ -241,8 +243,19 @@ canonicalize(struct patatt *p, struct pmsg *m)
 				g_ascii_strdown(lore_strip(left), -1));
 		g_ptr_array_add(m->canon, g_string_free(v, FALSE));
 	}
-	m->state = 1;
-	return TRUE;
+}
+
+/* Drop a reading, to make another. */
+static void
+unbuild(struct pmsg *m)
+{
+	if (m->body)
+		g_string_free(m->body, TRUE);
+	if (m->canon)
+		g_ptr_array_unref(m->canon);
+	m->body = NULL;
+	m->canon = NULL;
+	m->state = 0;
 }
 
 /* The tags of one signature field: white space removed, "t=v" pairs. */
@@ -334,29 +347,6 @@ body_hash_is(const GString *body, size_t len, const char *bh)
 }
 
 static gboolean
-ed25519_holds(GBytes *key, const guchar *sig, gsize siglen,
-	      const guint8 *digest, const char **why)
-{
-	g_autofree char *text =
-	    g_strndup(g_bytes_get_data(key, NULL), g_bytes_get_size(key));
-	g_autofree guchar *pk = NULL;
-	gsize pklen = 0;
-
-	pk = g_base64_decode(g_strstrip(text), &pklen);
-	if (pklen != 32) {
-		*why = "the keyring's ed25519 key is not one";
-		return FALSE;
-	}
-	/* b= is patatt's (PyNaCl's) signed message: signature, then data */
-	if (siglen != 64 + 32 || lib.verify(sig, sig + 64, 32, pk) != 0 ||
-	    memcmp(sig + 64, digest, 32)) {
-		*why = "the signature does not match";
-		return FALSE;
-	}
-	return TRUE;
-}
-
-static gboolean
 stale(gint64 when, gint64 date, guint max_days)
 {
 	gint64 drift = when - date;
@@ -372,7 +362,7 @@ static gboolean
 have_lib(struct patatt *p, const char *algo, struct patatt_sig *out)
 {
 	if (!strcmp(algo, "ed25519")) {
-		if (lore_lib_need(&libsodium) && lib.init() >= 0)
+		if (edv_available())
 			return TRUE;
 		out->why = "libsodium missing";
 		return FALSE;
@@ -388,25 +378,17 @@ have_lib(struct patatt *p, const char *algo, struct patatt_sig *out)
 	return p->pgp != NULL;
 }
 
+static void verify(struct patatt *p, struct pmsg *m, GHashTable *tags,
+		   GBytes *key, const char *sigval, size_t siglen, gint64 date,
+		   guint max_days, struct patatt_sig *out);
+
 static void
 check_one(struct patatt *p, struct pmsg *m, GHashTable *tags,
 	  const char *sigval, size_t siglen, gint64 date, guint max_days,
 	  struct patatt_sig *out)
 {
 	const char *sel = g_hash_table_lookup(tags, "s");
-	const char *bh = g_hash_table_lookup(tags, "bh");
-	const char *lval = g_hash_table_lookup(tags, "l");
-	const char *b = g_hash_table_lookup(tags, "b");
-	const char *t = g_hash_table_lookup(tags, "t");
-	const char *h = g_hash_table_lookup(tags, "h");
 	g_autoptr(GBytes) key = NULL;
-	g_autoptr(GChecksum) sum = NULL;
-	g_autofree guchar *sig = NULL;
-	guint8 digest[32];
-	gsize n = sizeof(digest), siglen_b = 0;
-	gboolean cut = FALSE;
-	gint64 when = t ? g_ascii_strtoll(t, NULL, 10) : 0;
-	guint64 l;
 
 	out->verdict = PATATT_UNCHECKED;
 	if (strcmp(out->algo, "ed25519") && strcmp(out->algo, "openpgp")) {
@@ -421,10 +403,48 @@ check_one(struct patatt *p, struct pmsg *m, GHashTable *tags,
 	out->why = "no key in the keyring";
 	if (!key && !strcmp(out->algo, "ed25519"))
 		return;
+	if (m->mi && !m->state) {
+		/* lore-am's own mailinfo first: a signature that holds on it
+		 * holds on what patatt signed (the hashes match); any other
+		 * answer is asked again on git's reading, which may differ */
+		g_autoptr(GString) mp = g_string_new(m->mi->body);
+
+		build(m, m->mi->author_name, m->mi->author_email,
+		      m->mi->subject, mp);
+		m->state = 2;
+	}
+	if (m->state == 2) {
+		verify(p, m, tags, key, sigval, siglen, date, max_days, out);
+		if (out->verdict == PATATT_PASS)
+			return;
+		unbuild(m);
+	}
 	out->verdict = PATATT_UNCHECKED;
 	out->why = "git mailinfo failed";
 	if (!canonicalize(p, m))
 		return;
+	verify(p, m, tags, key, sigval, siglen, date, max_days, out);
+}
+
+/* The signature against the reading @m holds. */
+static void
+verify(struct patatt *p, struct pmsg *m, GHashTable *tags, GBytes *key,
+       const char *sigval, size_t siglen, gint64 date, guint max_days,
+       struct patatt_sig *out)
+{
+	const char *bh = g_hash_table_lookup(tags, "bh");
+	const char *lval = g_hash_table_lookup(tags, "l");
+	const char *b = g_hash_table_lookup(tags, "b");
+	const char *t = g_hash_table_lookup(tags, "t");
+	const char *h = g_hash_table_lookup(tags, "h");
+	g_autoptr(GChecksum) sum = NULL;
+	g_autofree guchar *sig = NULL;
+	guint8 digest[32];
+	gsize n = sizeof(digest), siglen_b = 0;
+	gboolean cut = FALSE;
+	gint64 when = t ? g_ascii_strtoll(t, NULL, 10) : 0;
+	guint64 l;
+
 	out->verdict = PATATT_BADSIG;
 	out->why = "the body changed after signing";
 	if (!body_hash_is(m->body, m->body->len, bh)) {
@@ -447,7 +467,7 @@ check_one(struct patatt *p, struct pmsg *m, GHashTable *tags,
 	if (!strcmp(out->algo, "ed25519")) {
 		if (!t)
 			out->why = "no signing time (t=)";
-		if (!t || !ed25519_holds(key, sig, siglen_b, digest, &out->why))
+		if (!t || !edv_verify(key, sig, siglen_b, digest, &out->why))
 			return;
 	} else {
 		g_autoptr(GBytes) plain = NULL;
@@ -487,13 +507,15 @@ sig_clear(gpointer v)
 
 GArray *
 patatt_check(struct patatt *p, const char *raw, size_t len,
-	     const char *from_email, gint64 date, guint max_days)
+	     const char *from_email, const struct mailinfo *mi, gint64 date,
+	     guint max_days)
 {
 	GArray *out = g_array_new(FALSE, TRUE, sizeof(struct patatt_sig));
 	struct pmsg m = {0};
 	size_t i;
 
 	g_array_set_clear_func(out, sig_clear);
+	m.mi = mi;
 	m.text = g_string_sized_new(len);
 	for (i = 0; i < len; i++)
 		if (!(raw[i] == '\r' && i + 1 < len && raw[i + 1] == '\n'))
@@ -543,9 +565,6 @@ patatt_check(struct patatt *p, const char *raw, size_t len,
 	}
 	g_string_free(m.text, TRUE);
 	g_array_unref(m.hdrs);
-	if (m.body)
-		g_string_free(m.body, TRUE);
-	if (m.canon)
-		g_ptr_array_unref(m.canon);
+	unbuild(&m);
 	return out;
 }

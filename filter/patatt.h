@@ -1,6 +1,6 @@
 /*
  * patatt.h - developer signatures (patatt's X-Developer-Signature header,
- * version 1): the sender's own ed25519 key (libsodium, loaded on first
+ * version 1): the sender's own ed25519 key (edv.h: libsodium, loaded on first
  * use) or OpenPGP key (pgpv.h), looked up in the keyrings of keyring.h,
  * checked on the message's bytes as they came from the source.
  *
@@ -29,6 +29,7 @@ struct patatt_sig {
 };
 
 struct patatt;
+struct mailinfo;
 
 struct patatt *patatt_new(void);
 void patatt_free(struct patatt *p);
@@ -36,12 +37,16 @@ void patatt_free(struct patatt *p);
 /*
  * Check each X-Developer-Signature of the @len bytes at @raw (LF or CRLF
  * line ends). A signature without i= is the From address @from_email's.
+ * @mi, lore-am's own reading of the mail (mailinfo.h) or NULL, is tried
+ * before `git mailinfo`, which runs only when a signature does not hold
+ * on it.
  * One whose t= (or OpenPGP signing time) lies more than @max_days from
  * @date (0: not checked) is bad, like dkimv's. Returns an array of struct
  * patatt_sig, empty when the message is not signed.
  */
 GArray *patatt_check(struct patatt *p, const char *raw, size_t len,
-		     const char *from_email, gint64 date, guint max_days);
+		     const char *from_email, const struct mailinfo *mi,
+		     gint64 date, guint max_days);
 
 /*
  * patatt's header canonicalization (DKIM "relaxed" for one value): line

@@ -12,7 +12,7 @@
 command -v patatt >/dev/null || skip_all "patatt not installed"
 command -v gpg >/dev/null || skip_all "gpg (gnupg) not installed"
 dkim_setup
-plan 44
+plan 45
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -114,6 +114,17 @@ is "$rc $(signed body) $(grep -c '✗ BADSIG: ed25519/pat@example.com (the body 
 	"0 4 1" "body changed after signing: one BADSIG, softfail goes on"
 grep -B3 '✗ BADSIG' body.err | grep -q 'PATCH 3/5'
 ok $? "the BADSIG line is under patch 3's subject"
+
+# a scissors line: git am (and lore-am's own reading) drop the text above
+# it, patatt signs it all (git mailinfo --no-scissors): asked again on
+# git's reading, the signature holds
+mkdir scis && cp p/*.patch scis/
+sed -i '0,/^This adds piece 2/s//Notes for the list.\n-- >8 --\nThis adds piece 2/' scis/0002-*.patch
+grep -q '^-- >8 --$' scis/0002-*.patch || echo "# the scissors line is missing"
+patatt sign scis/*.patch >scis.sign 2>&1
+am scis
+is "$rc $(signed scis) $(failed scis)" "0 5 0" \
+	"a scissors line in a signed patch: the signature holds"
 
 # a signed header (Subject) changed
 series hdr
