@@ -12,7 +12,7 @@
 command -v patatt >/dev/null || skip_all "patatt not installed"
 command -v gpg >/dev/null || skip_all "gpg (gnupg) not installed"
 dkim_setup
-plan 45
+plan 48
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -233,6 +233,39 @@ is "$rc $(signed both) $(grep -c '✓ Signed: DKIM/example.org$' both.err) $(fai
 am both --offline
 is "$rc $(signed both) $(grep -c 'DKIM not checked: --offline does no DNS' both.err)" \
 	"0 5 1" "--offline: patatt checked, DKIM said not checked"
+# the DKIM keys from a server on IPv6 loopback: LORE_AM_NAMESERVER=[::1]:PORT
+_k=$(cat "$D/rsa.pub")
+P6=$("$DKIM_PY" -c 'import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(("::1", 0)); print(s.getsockname()[1])' 2>/dev/null)
+if [ -z "$P6" ]; then
+	skip "no IPv6 loopback here"
+	skip "no IPv6 loopback here"
+else
+	: >"$D/dns6.log"
+	"$DNSMASQ" -k --conf-file=/dev/null --no-resolv --no-hosts \
+		--bind-interfaces --listen-address=::1 --port="$P6" --user=root \
+		--pid-file= --local=/example.org/ --log-queries \
+		--log-facility="$D/dns6.log" \
+		"--txt-record=rsa._domainkey.example.org,v=DKIM1; k=rsa; p=${_k:0:200},${_k:200}" \
+		2>"$D/dns6.err" &
+	DNS6_PID=$!
+	at_exit "kill $DNS6_PID 2>/dev/null; wait $DNS6_PID 2>/dev/null"
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q started "$D/dns6.log" 2>/dev/null && break
+		sleep 0.2
+	done
+	LORE_AM_NAMESERVER="[::1]:$P6" am both
+	is "$rc $(grep -c '✓ Signed: DKIM/example.org$' both.err)" "0 5" \
+		"a nameserver on IPv6, [::1]:PORT: five DKIM ✓"
+	is "$(grep -c 'query\[TXT\]' "$D/dns6.log")" 1 \
+		"the IPv6 server was asked, once"
+	kill "$DNS6_PID"; wait "$DNS6_PID" 2>/dev/null
+fi
+LORE_AM_NAMESERVER='[::1' am both
+is "$rc $(wc -c <both.out) $(grep -c "^lore-am: nameserver '\[::1' is not IPV4-ADDRESS:PORT or \[IPV6-ADDRESS\]:PORT$" both.err)" \
+	"2 0 1" "a bad IPv6 nameserver with a DKIM signature: usage error naming it"
+
 mkdir -p pt
 to_mbox both.mbox both/*.patch
 "$LORE_AM" --passthrough --status-header -o pt -m both.mbox \
