@@ -39,7 +39,9 @@ ALL_LDFLAGS = $(LDFLAGS)
 # when a fetch needs it, filter/sqlitelib.c libsqlite3 when an index does
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl sqlite3,$(PKGS)))
 # glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
-# itself is loaded when a signed patch is checked (filter/dkimv.c)
+# itself is loaded when a signed patch is checked (filter/dkimv.c), and
+# libsodium and GPGME (headers from libsodium-dev, libgpgme-dev) when a
+# developer signature is (filter/edv.c, filter/pgpv.c)
 LIBS     += -lresolv
 
 # libnotmuch ships no .pc file: look for its header. A missing header
@@ -86,6 +88,7 @@ LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
+LIB_OBJS += filter/keyring.o filter/patatt.o filter/pgpv.o filter/edv.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el

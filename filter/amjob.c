@@ -8,6 +8,7 @@
 #include "cherrypick.h"
 #include "followup.h"
 #include "series.h"
+#include "trailer.h"
 #include "util.h"
 #include "writer.h"
 
@@ -19,6 +20,31 @@ say_safe(const char *prefix, const char *text)
 	g_autofree char *s = lore_term_safe(text, -1);
 
 	lore_info("%s%s", prefix, s);
+}
+
+/* "+ Reviewed-by: ..." with b4's mark of the reply that sent it, whose
+ * signatures are checked like a patch's (*@arc: the first failure). */
+static void
+say_added(const struct amjob_opts *o, GPtrArray *fu, const char *subject,
+	  const char *added, int *arc)
+{
+	const struct message *src = NULL;
+	g_autofree char *mark = NULL, *label = NULL, *line = NULL;
+	guint i;
+
+	for (i = 0; i < fu->len && !src; i++) {
+		const struct trailer *t = fu->pdata[i];
+		g_autofree char *ts = trailer_string(t, FALSE);
+
+		if (!strcmp(ts, added))
+			src = t->src;
+	}
+	if (src && !*arc) {
+		label = g_strdup_printf("%s: %s", subject, added);
+		*arc = attest_followup(o->attest, src, label, &mark);
+	}
+	line = mark ? g_strdup_printf("%s (%s)", added, mark) : g_strdup(added);
+	say_safe("    + ", line);
 }
 
 static void
@@ -202,15 +228,17 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 		}
 		fu = followup_for(f, ser, e);
 		msg = am_message(e, fu, &o->trailers, FALSE, &note);
-		g_ptr_array_free(fu, TRUE);
 		if ((rc = refuse_unsafe(e->p, msg, o))) {
+			g_ptr_array_free(fu, TRUE);
 			g_free(msg);
 			am_note_clear(&note);
 			return rc;
 		}
 		say_safe("  ", note.subject);
 		for (k = 0; k < note.added->len; k++)
-			say_safe("    + ", note.added->pdata[k]);
+			say_added(o, fu, note.subject, note.added->pdata[k],
+				  &arc);
+		g_ptr_array_free(fu, TRUE);
 		for (k = 0; k < note.ignored->len; k++)
 			say_safe("    x ", note.ignored->pdata[k]);
 		if (!arc)

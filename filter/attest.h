@@ -1,12 +1,15 @@
 /*
  * attest.h - trust in what is applied: for each message written (patches
- * and cover letter), its DKIM signatures checked on the bytes as they came
- * from the source, shown in the summary the way b4 shows them ("✓ Signed:
- * DKIM/example.org", "✗ BADSIG: DKIM/...", "✗ No key: DKIM/..."), and the
- * policy applied: lore-am.attestation-policy, else b4.attestation-policy.
+ * and cover letter), its DKIM signatures (dkimv.h) and developer
+ * signatures (patatt.h) checked on the bytes as they came from the source,
+ * shown in the summary the way b4 shows them ("✓ Signed: DKIM/example.org",
+ * "✓ Signed: ed25519/dev@example.org", "✗ BADSIG: ...", "✗ No key: ..."),
+ * and the policy applied: lore-am.attestation-policy, else
+ * b4.attestation-policy.
  *
  * Ownership: struct attest is made by attest_new() and freed with
- * attest_free(); it owns its DNS cache and the DKIM library handle.
+ * attest_free(); it owns its DNS cache, the DKIM library handle and the
+ * patatt checker.
  */
 #ifndef LORE_ATTEST_H
 #define LORE_ATTEST_H
@@ -44,6 +47,17 @@ void attest_free(struct attest *a);
  */
 int attest_message(struct attest *a, const struct message *msg,
 		   const char *label, gboolean say_label);
+
+/*
+ * The signatures of the reply @msg that sent an added @trailer, as b4
+ * marks the trailer's line: *@mark is "✓ DKIM/example.org", "✗ ed25519/
+ * dev@example.org" (failures only under softfail and hardfail) or NULL
+ * when nothing was signed or checked (g_free). A failure counts as a
+ * patch's does: under hardfail LORE_ENOTFOUND, the error line naming
+ * @trailer. A reply is checked once a run; @a may be NULL.
+ */
+int attest_followup(struct attest *a, const struct message *msg,
+		    const char *trailer, char **mark);
 
 /* "pass" (some signature held, none failed), "fail" or "none". */
 const char *attest_outcome(const struct attest *a);

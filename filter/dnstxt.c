@@ -11,13 +11,12 @@
 #include <netinet/in.h>
 #include <netdb.h>
 #include <resolv.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct dnstxt {
 	struct __res_state res;
-	int res_state;	 /* 0: not set up yet, 1: ready, -1: res_ninit failed */
-	gboolean server; /* @sin names the server to ask */
-	struct sockaddr_in sin;
+	gboolean res_ok;   /* res_ninit succeeded */
 	gboolean down;	   /* a query got no answer: ask no more */
 	gint64 spent;	   /* microseconds spent waiting on the server */
 	GHashTable *cache; /* name (lower case) -> struct answer */
@@ -37,8 +36,9 @@ answer_free(gpointer p)
 	g_free(a);
 }
 
+/* "ADDRESS:PORT" (IPv4) or "[ADDRESS]:PORT" (IPv6, RFC 3986's form). */
 static gboolean
-parse_server(const char *s, struct sockaddr_in *sin)
+parse_server(const char *s, struct sockaddr_in *sin, struct sockaddr_in6 *sin6)
 {
 	const char *colon = strrchr(s, ':');
 	g_autofree char *host = NULL;
@@ -47,50 +47,77 @@ parse_server(const char *s, struct sockaddr_in *sin)
 	if (!colon ||
 	    !g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &port, NULL))
 		return FALSE;
-	host = g_strndup(s, colon - s);
 	memset(sin, 0, sizeof(*sin));
+	memset(sin6, 0, sizeof(*sin6));
+	if (*s == '[') {
+		if (colon - s < 3 || colon[-1] != ']')
+			return FALSE;
+		host = g_strndup(s + 1, colon - s - 2);
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons((guint16)port);
+		return inet_pton(AF_INET6, host, &sin6->sin6_addr) == 1;
+	}
+	host = g_strndup(s, colon - s);
 	sin->sin_family = AF_INET;
 	sin->sin_port = htons((guint16)port);
 	return inet_pton(AF_INET, host, &sin->sin_addr) == 1;
+}
+
+/*
+ * The one server @server names, in place of resolv.conf's. glibc keeps an
+ * IPv6 server's address apart (_u._ext.nsaddrs, malloc'd, freed by
+ * res_nclose) and marks its nsaddr_list slot with family 0; the slots
+ * dropped here are freed now, as res_nclose frees only nscount of them.
+ */
+static void
+set_server(struct __res_state *res, const struct sockaddr_in *sin,
+	   const struct sockaddr_in6 *sin6)
+{
+	int i;
+
+	for (i = 0; i < res->nscount && i < MAXNS; i++) {
+		free(res->_u._ext.nsaddrs[i]);
+		res->_u._ext.nsaddrs[i] = NULL;
+	}
+	if (sin6->sin6_family == AF_INET6) {
+		/* glibc frees it with free(): malloc'd, not g_malloc'd */
+		res->_u._ext.nsaddrs[0] = malloc(sizeof(*sin6));
+		if (!res->_u._ext.nsaddrs[0])
+			g_error("out of memory");
+		memcpy(res->_u._ext.nsaddrs[0], sin6, sizeof(*sin6));
+		memset(&res->nsaddr_list[0], 0, sizeof(res->nsaddr_list[0]));
+	} else {
+		res->nsaddr_list[0] = *sin;
+	}
+	res->nscount = 1;
 }
 
 struct dnstxt *
 dnstxt_new(const char *server, GError **err)
 {
 	struct dnstxt *d = g_new0(struct dnstxt, 1);
+	struct sockaddr_in sin;
+	struct sockaddr_in6 sin6;
 
-	if (server && !parse_server(server, &d->sin)) {
+	if (server && !parse_server(server, &sin, &sin6)) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "nameserver '%s' is not IPV4-ADDRESS:PORT", server);
+			    "nameserver '%s' is not IPV4-ADDRESS:PORT or "
+			    "[IPV6-ADDRESS]:PORT",
+			    server);
 		g_free(d);
 		return NULL;
 	}
 	d->cache =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, answer_free);
-	d->server = server != NULL;
-	return d;
-}
-
-/*
- * The resolver state is set up on the first query, not in dnstxt_new():
- * res_ninit() reads /etc/resolv.conf, and most runs check no signature.
- */
-static gboolean
-resolver_ready(struct dnstxt *d)
-{
-	if (d->res_state)
-		return d->res_state > 0;
-	d->res_state = res_ninit(&d->res) == 0 ? 1 : -1;
-	if (d->res_state < 0)
-		return FALSE;
-	/* one try of two seconds: DNSTXT_BUDGET_MS bounds the rest */
-	d->res.retrans = 2;
-	d->res.retry = 1;
-	if (d->server) {
-		d->res.nsaddr_list[0] = d->sin;
-		d->res.nscount = 1;
+	d->res_ok = res_ninit(&d->res) == 0;
+	if (d->res_ok) {
+		/* one try of two seconds: DNSTXT_BUDGET_MS bounds the rest */
+		d->res.retrans = 2;
+		d->res.retry = 1;
+		if (server)
+			set_server(&d->res, &sin, &sin6);
 	}
-	return TRUE;
+	return d;
 }
 
 void
@@ -100,8 +127,7 @@ dnstxt_free(struct dnstxt *d)
 		return;
 	/* also after a failed res_ninit(), which may have loaded the
 	 * resolver's configuration already (valgrind saw it kept) */
-	if (d->res_state)
-		res_nclose(&d->res);
+	res_nclose(&d->res);
 	g_hash_table_destroy(d->cache);
 	g_free(d);
 }
@@ -150,7 +176,7 @@ query(struct dnstxt *d, const char *name)
 	int n;
 
 	a->st = DNSTXT_FAIL;
-	if (!resolver_ready(d)) {
+	if (!d->res_ok) {
 		a->txt = g_strdup("no resolver configured");
 		return a;
 	}

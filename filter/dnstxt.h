@@ -25,9 +25,9 @@ enum dnstxt_status {
 struct dnstxt;
 
 /*
- * @server: "ADDRESS:PORT" (an IPv4 address), or NULL for the system's
- * resolver. Returns NULL and sets @err (LORE_EUSAGE) when @server
- * is not of that form.
+ * @server: "ADDRESS:PORT" (IPv4) or "[ADDRESS]:PORT" (IPv6), or NULL for the
+ * system's resolver. Returns NULL and sets @err (LORE_EUSAGE) when @server is
+ * not of that form.
  */
 struct dnstxt *dnstxt_new(const char *server, GError **err);
 void dnstxt_free(struct dnstxt *d);

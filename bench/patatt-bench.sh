@@ -1,0 +1,93 @@
+#!/bin/bash
+# patatt-bench.sh - the cost of developer-signature attestation: lore-am
+# and `b4 am` on the medium and large generated threads with every patch
+# and cover letter signed with patatt (an ed25519 key from patatt genkey,
+# found in patatt's own keyring through patatt.keyringsrc, which both
+# tools read), each with its attestation on and off. No network. Needs
+# patatt, b4 and hyperfine. Prints a Markdown table on stdout.
+#   bench/patatt-bench.sh [-r RUNS] [-w WORKDIR]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+lore=$here/../lore-am
+runs=5 work=
+while getopts r:w: o; do
+	case $o in
+	r) runs=$OPTARG ;;
+	w) work=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+die() { echo "patatt-bench: $*" >&2; exit 1; }
+say() { echo "patatt-bench: $*" >&2; }
+for p in b4 patatt hyperfine git; do
+	command -v "$p" >/dev/null || die "$p is not installed"
+done
+[ -x "$lore" ] || die "build lore-am first (make)"
+keep=$work
+[ -n "$work" ] || work=$(mktemp -d)
+mkdir -p "$work" && work=$(cd "$work" && pwd)
+trap '[ -n "$keep" ] || rm -rf "$work"' EXIT
+
+export HOME=$work/home XDG_CACHE_HOME=$work/home/.cache
+export XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
+export LC_ALL=C.UTF-8 TZ=UTC
+mkdir -p "$HOME"
+git config --global user.name "Bench Maintainer"
+git config --global user.email "dev@example.org"
+# the generated mails are dated 2024 and signed today: check all
+git config --global lore-am.attestation-staleness-days 0
+git config --global b4.attestation-staleness-days 0
+patatt genkey -n bench >/dev/null 2>&1
+git config --global patatt.signingkey ed25519:bench
+git config --global patatt.selector bench
+git config --global patatt.keyringsrc "$XDG_DATA_HOME/patatt/public"
+
+git init -q "$work/repo"
+cd "$work/repo"
+echo "| thread | lore-am off | lore-am on | ratio | b4 off | b4 on | ratio |"
+echo "|---|---|---|---|---|---|---|"
+for s in medium large; do
+	say "generating and signing the $s thread"
+	"$here/gen-thread.sh" --preset "$s" -o "$work/$s.raw" >"$work/$s.id"
+	rm -rf "$work/$s.d" && mkdir "$work/$s.d"
+	git mailsplit -o"$work/$s.d" "$work/$s.raw" >/dev/null
+	# the patches and cover letters, what both tools check
+	grep -l '^Subject: \[PATCH' "$work/$s.d"/* | xargs patatt sign >/dev/null 2>&1
+	: >"$work/$s.mbox"
+	for f in "$work/$s.d"/*; do
+		{ echo "From mbox@z Thu Jan  1 00:00:00 1970"; cat "$f"; echo; } \
+			>>"$work/$s.mbox"
+	done
+	id=$(cat "$work/$s.id")
+	"$lore" -m "$work/$s.mbox" "$id" </dev/null >/dev/null 2>"$work/$s.err"
+	n=$(grep -c '✓ Signed: ed25519' "$work/$s.err" || true)
+	[ "$n" -gt 0 ] || die "lore-am verified nothing on $s: $(tail -3 "$work/$s.err")"
+	git config --global b4.attestation-policy softfail
+	b4 -n am -m - -o - "$id" <"$work/$s.mbox" >/dev/null 2>"$work/$s.b4err" || true
+	grep -q 'Signed: ed25519/dev@example.org' "$work/$s.b4err" ||
+		say "b4 did not show ed25519 lines on $s: $(grep -m3 -i 'sign\|attest' "$work/$s.b4err")"
+	L="'$lore' -q -m '$work/$s.mbox' '$id' </dev/null"
+	B="b4 -q -n am -m - -o - '$id' <'$work/$s.mbox'"
+	hyperfine --style none --warmup 1 --min-runs "$runs" \
+		--export-json "$work/$s.lore.json" \
+		-n off "$L --no-attestation" -n on "$L" >/dev/null
+	git config --global b4.attestation-policy off
+	hyperfine --style none --warmup 1 --min-runs "$runs" \
+		--export-json "$work/$s.b4off.json" -n off "$B" >/dev/null
+	git config --global b4.attestation-policy softfail
+	hyperfine --style none --warmup 1 --min-runs "$runs" \
+		--export-json "$work/$s.b4on.json" -n on "$B" >/dev/null
+	python3 - "$s" "$work/$s.lore.json" "$work/$s.b4off.json" \
+		"$work/$s.b4on.json" "$n" <<'PYEOF'
+import json, sys
+s, lj, bo, bn, n = sys.argv[1:]
+med = lambda r: r['median'] * 1000
+l = json.load(open(lj))['results']
+b0 = med(json.load(open(bo))['results'][0])
+b1 = med(json.load(open(bn))['results'][0])
+l0, l1 = med(l[0]), med(l[1])
+print(f"| {s} ({n} signed patches) | {l0:.1f} ms | {l1:.1f} ms | {l1/l0:.2f} "
+      f"| {b0:.0f} ms | {b1:.0f} ms | {b1/b0:.2f} |")
+PYEOF
+done
