@@ -302,6 +302,33 @@ check_patatt(struct attest *a, const struct message *msg, const char *name,
 	return rc;
 }
 
+/*
+ * Whether a header line of @msg starts with field @name: a cheap test
+ * before message_header(), which unfolds every field it passes (most
+ * messages, the replies among them, carry no signature at all).
+ */
+static gboolean
+has_field(const struct message *msg, const char *name)
+{
+	const char *p = msg->raw, *end = msg->raw + msg->body_off;
+	size_t n = strlen(name);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		const char *q = p + n;
+
+		if ((size_t)(end - p) > n && !g_ascii_strncasecmp(p, name, n)) {
+			while (q < end && (*q == ' ' || *q == '\t'))
+				q++;
+			if (q < end && *q == ':')
+				return TRUE;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return FALSE;
+}
+
 int
 attest_message(struct attest *a, const struct message *msg, const char *label,
 	       gboolean say_label)
@@ -311,9 +338,11 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 
 	if (!a || a->policy == ATTEST_OFF)
 		return LORE_OK;
-	/* an unsigned message costs two header scans, never a library */
-	dkim = message_header(msg, "DKIM-Signature");
-	dev = message_header(msg, "X-Developer-Signature");
+	/* an unsigned message costs one look at its header lines' names */
+	if (has_field(msg, "DKIM-Signature"))
+		dkim = message_header(msg, "DKIM-Signature");
+	if (has_field(msg, "X-Developer-Signature"))
+		dev = message_header(msg, "X-Developer-Signature");
 	if (!dkim && !dev)
 		return LORE_OK;
 	name = lore_term_safe(label, -1);
@@ -333,7 +362,9 @@ attest_followup(struct attest *a, const struct message *msg,
 	int rc;
 
 	*mark = NULL;
-	if (!a || a->policy == ATTEST_OFF || !msg)
+	if (!a || a->policy == ATTEST_OFF || !msg ||
+	    (!has_field(msg, "DKIM-Signature") &&
+	     !has_field(msg, "X-Developer-Signature")))
 		return LORE_OK;
 	if (!a->replies)
 		a->replies = g_hash_table_new_full(NULL, NULL, NULL, g_free);
