@@ -216,6 +216,12 @@ too_many_parts(const struct message *msg)
 	return FALSE;
 }
 
+gboolean
+message_mime_too_deep(const struct message *msg)
+{
+	return too_many_parts(msg);
+}
+
 /*
  * The text of a MIME body through GMime's parser. Only the MIME part is
  * built (g_mime_parser_construct_part), not a GMimeMessage: that would also

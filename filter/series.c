@@ -318,10 +318,27 @@ series_analyse_for(struct thread *t, const char *target)
 	s->covers = g_hash_table_new(NULL, NULL);
 	s->warnings = g_ptr_array_new_with_free_func(g_free);
 	for (i = 0; i < t->msgs->len; i++) {
-		struct spatch *p = classify(t->msgs->pdata[i], target);
+		struct message *m = t->msgs->pdata[i];
+		const GPtrArray *split = message_split(m);
+		guint k;
 
-		g_ptr_array_add(s->all, p);
-		g_hash_table_insert(s->by_msg, p->msg, p);
+		/* several patches attached to one mail: the mails made of it,
+		 * the first (its cover letter) standing for it in the thread,
+		 * so that replies to the mail are replies to the cover */
+		for (k = 0; split && k < split->len; k++) {
+			struct spatch *p = classify(split->pdata[k], target);
+
+			g_ptr_array_add(s->all, p);
+			g_hash_table_insert(s->by_msg, p->msg, p);
+			if (!k)
+				g_hash_table_insert(s->by_msg, m, p);
+		}
+		if (!split) {
+			struct spatch *p = classify(m, target);
+
+			g_ptr_array_add(s->all, p);
+			g_hash_table_insert(s->by_msg, p->msg, p);
+		}
 	}
 	add_messages(s);
 	return s;
