@@ -278,6 +278,48 @@ is_multipart(const struct message *m)
 	return v && !g_ascii_strncasecmp(v, "multipart/", 10);
 }
 
+/* Does the line [l, l+n) name a patch type or file ("x-patch", "x-diff",
+ * ".patch", ".diff"), in any case? */
+static gboolean
+names_patch(const char *l, size_t n)
+{
+	static const char *const marks[] = {"x-patch", "x-diff", ".patch",
+					    ".diff"};
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		if (l[i] != 'x' && l[i] != 'X' && l[i] != '.')
+			continue;
+		for (k = 0; k < G_N_ELEMENTS(marks); k++)
+			if (lore_has_prefix_ci(l + i, n - i, marks[k]))
+				return TRUE;
+	}
+	return FALSE;
+}
+
+/*
+ * Could the mail have two patch attachments? Their Content-Type and
+ * Content-Disposition lines (or the folded lines after them) name them:
+ * without two such lines, GMime is not asked to build the parts (most
+ * multipart mail in a thread is a reply in multipart/alternative).
+ */
+static gboolean
+may_have_two(const struct message *m)
+{
+	size_t pos = m->body_off, ll;
+	const char *l;
+	guint n = 0;
+
+	while (lore_next_line(m->raw, m->len, &pos, &l, &ll)) {
+		if (!ll || (l[0] != ' ' && l[0] != '\t' &&
+			    !lore_has_prefix_ci(l, ll, "content-")))
+			continue;
+		if (names_patch(l, ll) && ++n >= 2)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 static GPtrArray *
 split(struct message *m)
 {
@@ -292,7 +334,8 @@ split(struct message *m)
 	struct subject subj;
 	guint i;
 
-	if (!m->msgid || !is_multipart(m) || message_mime_too_deep(m))
+	if (!m->msgid || !is_multipart(m) || !may_have_two(m) ||
+	    message_mime_too_deep(m))
 		return NULL;
 	stream = g_mime_stream_mem_new_with_buffer(m->raw, m->len);
 	parser = g_mime_parser_new_with_stream(stream);
