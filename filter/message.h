@@ -57,7 +57,8 @@ void message_free(struct message *msg);
 /*
  * The text body as git mailinfo reads it: every text/plain, text/x-patch
  * and text/x-diff part in order, and any other part (but HTML) that holds
- * a diff, whatever its type; transfer encodings undone, the text before the
+ * a diff, whatever its type; transfer encodings undone, a format=flowed
+ * part unwrapped (every line of it, as git does); the text before the
  * patch break (mailinfo.h) converted to UTF-8 from its part's charset, CR
  * removed at line ends, NUL bytes replaced by U+FFFD (and body_nul set).
  * Valid UTF-8, never NULL ("" when the message has no text part). Owned by

@@ -62,7 +62,77 @@ struct assembly {
 	GString *out;
 	gboolean in_patch;
 	gboolean nul;
+	gboolean flowed, delsp; /* the part's format=flowed; delsp=yes */
 };
+
+/*
+ * git's has_attr_value(): does the Content-Type value @ct hold "@name"
+ * (found anywhere, in any case) with the value @value, quoted or ended by
+ * ';' or white space?
+ */
+static gboolean
+attr_is(const char *ct, const char *name, const char *value)
+{
+	const char *p = ct ? strcasestr(ct, name) : NULL;
+	size_t n;
+
+	if (!p)
+		return FALSE;
+	p += strlen(name);
+	if (*p == '"')
+		n = strcspn(++p, "\"");
+	else
+		n = strcspn(p, "; \t");
+	return n == strlen(value) && !g_ascii_strncasecmp(p, value, n);
+}
+
+static void
+set_flowed(struct assembly *a, const char *ct)
+{
+	a->flowed = attr_is(ct, "format=", "flowed");
+	a->delsp = a->flowed && attr_is(ct, "delsp=", "yes");
+}
+
+/*
+ * RFC 3676 unwrapping as git mailinfo does it, on every line of the part,
+ * the patch's too: a space-stuffed line loses its first space, a line
+ * ending in a space (a soft break) is joined to the next one, without that
+ * space when @delsp; the "-- " signature line stays as it is. Returns a
+ * new buffer of *@out_n bytes.
+ */
+static char *
+unflow(const char *p, size_t n, gboolean delsp, size_t *out_n)
+{
+	GString *out = g_string_sized_new(n), *prev = g_string_new(NULL);
+	size_t pos = 0, ll;
+	const char *l;
+
+	while (lore_next_line(p, n, &pos, &l, &ll)) {
+		size_t full = ll + (l + ll < p + n), len = ll;
+
+		if (len && l[len - 1] == '\r')
+			len--;
+		if (len == 3 && !memcmp(l, "-- ", 3)) {
+			g_string_append_len(out, prev->str, prev->len);
+			g_string_truncate(prev, 0);
+			g_string_append_len(out, l, full);
+			continue;
+		}
+		if (len && l[0] == ' ')
+			l++, len--, full--;
+		if (len && l[len - 1] == ' ') {
+			g_string_append_len(prev, l, len - (delsp ? 1 : 0));
+			continue;
+		}
+		g_string_append_len(out, prev->str, prev->len);
+		g_string_truncate(prev, 0);
+		g_string_append_len(out, l, full);
+	}
+	g_string_append_len(out, prev->str, prev->len);
+	g_string_free(prev, TRUE);
+	*out_n = out->len;
+	return g_string_free(out, FALSE);
+}
 
 /* Append [p, p+n) with each NUL replaced by U+FFFD, converted from
  * @charset when @convert. */
@@ -95,10 +165,15 @@ static void
 append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 {
 	size_t cut = n, pos = 0, ll;
+	g_autofree char *unflowed = NULL;
 	const char *l;
 
 	if (!n)
 		return;
+	if (a->flowed) {
+		unflowed = unflow(p, n, a->delsp, &n);
+		p = unflowed;
+	}
 	while (!a->in_patch && lore_next_line(p, n, &pos, &l, &ll)) {
 		size_t cl = ll;
 
@@ -173,6 +248,7 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
 		charset =
 		    g_mime_object_get_content_type_parameter(part, "charset");
+		set_flowed(a, g_mime_object_get_header(part, "Content-Type"));
 		/* each part's lines stand apart from the next part's */
 		if (a->out->len && a->out->str[a->out->len - 1] != '\n')
 			g_string_append_c(a->out, '\n');
@@ -417,7 +493,7 @@ message_body(struct message *msg)
 	const char *raw = msg->raw + msg->body_off;
 	size_t n = msg->len - msg->body_off;
 	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
-	struct assembly a = {NULL, FALSE, FALSE};
+	struct assembly a = {NULL, FALSE, FALSE, FALSE, FALSE};
 	enum body_kind kind;
 	char *text;
 
@@ -425,9 +501,11 @@ message_body(struct message *msg)
 		return msg->body;
 	msg->body_done = TRUE;
 	kind = body_kind(msg, &charset, &enc);
+	if (kind != BODY_MIME)
+		set_flowed(&a, msg->ctype_hdr);
 	/* Most bodies are UTF-8 with LF line ends already: they are used in
 	 * place (raw is NUL-terminated), not copied. */
-	if (kind == BODY_PLAIN && !memchr(raw, '\0', n) &&
+	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
 	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL)) {
 		msg->body = (char *)raw;
 		return msg->body;
