@@ -12,19 +12,28 @@
 #include <gmime/gmime.h>
 #include <string.h>
 
-/* Remove every '\r' that precedes a '\n' (and a final one), in place:
- * git am's mailsplit does the same to a mail's line ends. */
-static void
-strip_cr(char *s)
+/* Remove every '\r' that precedes a '\n' (and a final one) from the @n
+ * bytes at @s, in place; returns the new length. git am's mailsplit does
+ * the same to a mail's line ends. */
+static size_t
+strip_cr_len(char *s, size_t n)
 {
 	size_t i, o = 0;
 
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\r' && (s[i + 1] == '\n' || !s[i + 1]))
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\r' && (i + 1 == n || s[i + 1] == '\n'))
 			continue;
 		s[o++] = s[i];
 	}
-	s[o] = '\0';
+	if (o < n)
+		s[o] = '\0';
+	return o;
+}
+
+static void
+strip_cr(char *s)
+{
+	strip_cr_len(s, strlen(s));
 }
 
 static gboolean
@@ -186,7 +195,17 @@ append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 			a->in_patch = TRUE;
 		}
 	}
-	append_bytes(a, p, cut, TRUE, charset);
+	/* a CR that base64 or quoted-printable kept (the raw mail's are gone)
+	 * ends no line of the commit message (git's stripspace), but stays
+	 * in the patch, which git applies with it (--quoted-cr=warn) */
+	if (cut && memchr(p, '\r', cut)) {
+		g_autofree char *m = g_strndup(p, cut);
+		size_t mn = strip_cr_len(m, cut);
+
+		append_bytes(a, m, mn, TRUE, charset);
+	} else {
+		append_bytes(a, p, cut, TRUE, charset);
+	}
 	append_bytes(a, p + cut, n - cut, FALSE, NULL);
 }
 
@@ -305,7 +324,8 @@ message_mime_too_deep(const struct message *msg)
  * much again to free.
  */
 static void
-body_via_gmime(struct message *msg, struct assembly *a)
+body_via_gmime(struct message *msg, const char *raw, size_t len,
+	       struct assembly *a)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
@@ -314,7 +334,7 @@ body_via_gmime(struct message *msg, struct assembly *a)
 	if (too_many_parts(msg))
 		return;
 
-	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_object_unref(stream);
 	part = g_mime_parser_construct_part(parser, NULL);
@@ -494,8 +514,9 @@ message_body(struct message *msg)
 	size_t n = msg->len - msg->body_off;
 	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
 	struct assembly a = {NULL, FALSE, FALSE, FALSE, FALSE};
+	g_autofree char *nocr = NULL;
 	enum body_kind kind;
-	char *text;
+	char *text, *am = NULL;
 
 	if (msg->body_done)
 		return msg->body;
@@ -511,6 +532,17 @@ message_body(struct message *msg)
 		return msg->body;
 	}
 	a.out = g_string_sized_new(n);
+	/* what git am reads: the mail with the CR of each line end removed
+	 * (mailsplit), before any transfer encoding is undone */
+	if (memchr(msg->raw, '\r', msg->len)) {
+		nocr = g_memdup2(msg->raw, msg->len + 1);
+		if (kind == BODY_MIME) {
+			n = strip_cr_len(nocr, msg->len);
+		} else {
+			n = strip_cr_len(nocr + msg->body_off, n);
+			raw = nocr + msg->body_off;
+		}
+	}
 	switch (kind) {
 	case BODY_PLAIN:
 		append_text(&a, raw, n, charset);
@@ -519,18 +551,32 @@ message_body(struct message *msg)
 		decode_text(&a, raw, n, enc, charset);
 		break;
 	case BODY_MIME:
-		body_via_gmime(msg, &a);
+		if (nocr)
+			body_via_gmime(msg, nocr, n, &a);
+		else
+			body_via_gmime(msg, msg->raw, msg->len, &a);
 		break;
 	}
 	text = g_string_free(a.out, FALSE);
 	msg->body_nul = a.nul;
-	strip_cr(text);
+	/* line-end CRs left are a decoded patch's own: kept for the am-ready
+	 * message only */
+	if (strstr(text, "\r\n") || g_str_has_suffix(text, "\r")) {
+		am = g_strdup(text);
+		strip_cr(text);
+	}
 	/* only a patch's own bytes can be other than UTF-8: they are kept
 	 * for the am-ready message, and shown as U+FFFD everywhere else */
 	if (!g_utf8_validate(text, -1, NULL)) {
-		msg->patch_text = text;
-		text = g_utf8_make_valid(text, -1);
+		char *valid = g_utf8_make_valid(text, -1);
+
+		if (am)
+			g_free(text);
+		else
+			am = text;
+		text = valid;
 	}
+	msg->patch_text = am;
 	msg->body = text;
 	return msg->body;
 }

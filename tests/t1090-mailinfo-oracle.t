@@ -12,7 +12,7 @@
 # | mailers | `git format-patch --attach` and `--inline`, `git send-email --attach`, Outlook's multipart/alternative (quoted-printable, CRLF, HTML part), Thunderbird's text/x-patch attachment of a whole format-patch file |
 # | From: | comments (`A (zzz) U Thor <a@x> (Comment)`), `<addr> (Name)`, an unterminated comment |
 # | RFC 2047 | adjacent base64 words whose first ends in `=`, a Cyrillic subject cut across words |
-# | bytes | a CR inside a patched line, a Latin-1 byte in a patched file |
+# | bytes | a CR inside a patched line, a Latin-1 byte in a patched file, CRLF lines of a patched file in base64 and quoted-printable (git am's default `--quoted-cr=warn` keeps them) |
 # | in-body | `>From <sha>` format-patch line at the top, a blank line ends in-body headers, the first of two in-body From: wins, `----- >8` |
 # | format=flowed | soft breaks and space stuffing on every line of the part (the patch's too), `delsp=yes` (breaks inside words) in quoted-printable, a flowed message part beside a patch attachment |
 #
@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 94
+plan 97
 
 R=$TRASH/repo
 make_repo "$R"
@@ -282,6 +282,24 @@ oracle "$TRASH/cr" "a CR inside a patched line survives the added trailer"
 	-m "Signed-off-by: Pat <jose@example.com>" &&
  git format-patch -q -1 --thread --stdout) > "$TRASH/latin"
 oracle "$TRASH/latin" "a Latin-1 byte in a patched file stays that byte"
+
+# a file with CRLF lines: the patch's CRs survive git send-email only in
+# base64 or quoted-printable, and git am (--quoted-cr=warn) applies them
+(cd "$R" && git checkout -q -b dos base && printf 'one\r\ntwo\r\n' > dos.txt &&
+ git add dos.txt && git commit -q -m "dos: add a file with CRLF lines" \
+	-m "Signed-off-by: Pat <jose@example.com>" &&
+ git format-patch -q -1 --thread --stdout) > "$TRASH/dos"
+for cte in base64 quoted-printable; do
+	{ sed -n '1,/^$/p' "$TRASH/dos" | sed '/^$/d'
+	  echo "MIME-Version: 1.0"; echo "Content-Type: text/plain; charset=UTF-8"
+	  echo "Content-Transfer-Encoding: $cte"; echo
+	  if [ $cte = base64 ]; then sed '1,/^$/d' "$TRASH/dos" | base64
+	  else sed '1,/^$/d' "$TRASH/dos" | perl -MMIME::QuotedPrint -0777 -ne 'print encode_qp($_)'; fi
+	} > "$TRASH/q-$cte"
+	oracle "$TRASH/q-$cte" "CRLF lines of a patched file, in $cte, keep their CRs"
+done
+check "written in base64, where git am's mailsplit keeps the CRs" \
+	grep -qx 'Content-Transfer-Encoding: base64' "$TRASH/out.mbx"
 
 # in-body headers
 sha=$(git -C "$R" rev-parse topic)
