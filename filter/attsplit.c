@@ -323,10 +323,7 @@ may_have_two(const struct message *m)
 static GPtrArray *
 split(struct message *m)
 {
-	struct scan sc = {
-	    NULL, NULL,
-	    g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref),
-	    g_ptr_array_new_with_free_func(g_free)};
+	struct scan sc = {NULL, NULL, NULL, NULL};
 	GPtrArray *out = NULL;
 	GMimeStream *stream;
 	GMimeParser *parser;
@@ -337,6 +334,9 @@ split(struct message *m)
 	if (!m->msgid || !is_multipart(m) || !may_have_two(m) ||
 	    message_mime_too_deep(m))
 		return NULL;
+	sc.atts =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)g_byte_array_unref);
+	sc.cs = g_ptr_array_new_with_free_func(g_free);
 	stream = g_mime_stream_mem_new_with_buffer(m->raw, m->len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_object_unref(stream);
