@@ -182,6 +182,7 @@ append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 	if (a->flowed) {
 		unflowed = unflow(p, n, a->delsp, &n);
 		p = unflowed;
+		cut = n;
 	}
 	while (!a->in_patch && lore_next_line(p, n, &pos, &l, &ll)) {
 		size_t cl = ll;
