@@ -82,7 +82,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
 LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
-LIB_OBJS += filter/rfc2047.o
+LIB_OBJS += filter/rfc2047.o filter/attsplit.o
 LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o

@@ -146,6 +146,26 @@ am_wrap_header(GString *out, const char *name, const char *value)
 	g_string_append_c(out, '\n');
 }
 
+/* @body in base64, 76 columns, its last line ended, then the blank line
+ * that ends the message. */
+static void
+am_base64_body(GString *s, const char *body)
+{
+	size_t n = strlen(body), i, bn;
+	g_autofree char *copy =
+	    n && body[n - 1] == '\n' ? NULL : g_strconcat(body, "\n", NULL);
+	const char *src = copy ? copy : body;
+	g_autofree char *b = g_base64_encode((const guchar *)src, strlen(src));
+
+	g_string_append(s, "Content-Transfer-Encoding: base64\n\n");
+	bn = strlen(b);
+	for (i = 0; i < bn; i += 76) {
+		g_string_append_len(s, b + i, MIN(bn - i, 76));
+		g_string_append_c(s, '\n');
+	}
+	g_string_append_c(s, '\n');
+}
+
 char *
 am_message(const struct series_entry *e, GPtrArray *followups,
 	   const struct followup_opts *o, gboolean for_cover,
@@ -201,6 +221,14 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 	g_string_append_printf(s, "Message-Id: <%s>\n", m->msgid);
 	g_string_append(s, "MIME-Version: 1.0\n"
 			   "Content-Type: text/plain; charset=\"utf-8\"\n");
+	if (strstr(body, "\r\n")) {
+		/* a patch's own CRs at line ends (a file with CRLF lines,
+		 * sent in base64 or quoted-printable): in 8bit git am's
+		 * mailsplit would remove them */
+		am_base64_body(s, body);
+		mailinfo_clear(&mi);
+		return g_string_free(s, FALSE);
+	}
 	g_string_append_printf(s, "Content-Transfer-Encoding: %s\n\n",
 			       g_str_is_ascii(body) ? "7bit" : "8bit");
 	/* every line, the last (empty) one included, ends in a newline */

@@ -149,6 +149,24 @@ keep_indent(const char *para, GPtrArray *lines)
 	}
 }
 
+/* The first line of @body that git mailinfo takes for the patch break, or
+ * its end. */
+static const char *
+patch_break(const char *body)
+{
+	size_t pos = 0, len = strlen(body), ll;
+	const char *l;
+
+	while (lore_next_line(body, len, &pos, &l, &ll)) {
+		while (ll && l[ll - 1] == '\r')
+			ll--;
+		if (mailinfo_is_patch_break(l, ll) &&
+		    !mailinfo_is_scissors(l, ll))
+			return l;
+	}
+	return body + len;
+}
+
 void
 body_split(const char *body, struct body_parts *out)
 {
@@ -161,9 +179,12 @@ body_split(const char *body, struct body_parts *out)
 
 	memset(out, 0, sizeof(*out));
 	/* a CR inside a line may be a patched file's own byte: only those
-	 * ending a line go */
+	 * ending a line of the message go; from git's patch break on, the
+	 * patch's own line-end CRs (decoded from base64 or quoted-printable)
+	 * stay too */
+	cut = patch_break(body);
 	for (p = body; *p; p++)
-		if (*p != '\r' || (p[1] && p[1] != '\n'))
+		if (p >= cut || *p != '\r' || (p[1] && p[1] != '\n'))
 			g_string_append_c(b, *p);
 	strip_nl(b, TRUE, TRUE);
 	/* the basement: from git's patch break on ("---", "diff -",

@@ -139,8 +139,9 @@ entries(struct cli *c)
 	    {"no-parent", 0, 0, G_OPTION_ARG_NONE, NULL,
 	     "Start the thread at the given message, not at its root", NULL},
 	    {"parent", 0, 0, G_OPTION_ARG_NONE, NULL,
-	     "A patch without i/N inside another series' thread: take the "
-	     "series it answers, not the patch alone",
+	     "A patch without i/N (or a Re: mail with a diff) inside another "
+	     "series' thread: take the series it answers, not the patch "
+	     "alone",
 	     NULL},
 	    {"thread", 0, 0, G_OPTION_ARG_NONE, NULL,
 	     "Write the whole thread, every message as received, not the "

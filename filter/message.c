@@ -523,6 +523,8 @@ message_free(struct message *msg)
 	if (msg->body != msg->raw + msg->body_off)
 		g_free(msg->body);
 	g_free(msg->patch_text);
+	if (msg->split)
+		g_ptr_array_unref(msg->split);
 	g_free(msg->raw);
 	g_free(msg);
 }

@@ -40,6 +40,8 @@ struct message {
 	guint seq;	      /* order in which the thread received it */
 	const char *origin;   /* static name of the source that supplied it */
 	gboolean provisional; /* piped in; a source's copy replaces it */
+	GPtrArray *split;     /* message_split()'s mails (owned), or NULL */
+	gboolean split_done;
 };
 
 /*
@@ -55,7 +57,8 @@ void message_free(struct message *msg);
 /*
  * The text body as git mailinfo reads it: every text/plain, text/x-patch
  * and text/x-diff part in order, and any other part (but HTML) that holds
- * a diff, whatever its type; transfer encodings undone, the text before the
+ * a diff, whatever its type; transfer encodings undone, a format=flowed
+ * part unwrapped (every line of it, as git does); the text before the
  * patch break (mailinfo.h) converted to UTF-8 from its part's charset, CR
  * removed at line ends, NUL bytes replaced by U+FFFD (and body_nul set).
  * Valid UTF-8, never NULL ("" when the message has no text part). Owned by
@@ -70,6 +73,23 @@ const char *message_body(struct message *msg);
  * be invalid UTF-8 after the break. Owned by @msg. (msgbody.c)
  */
 const char *message_am_body(struct message *msg);
+
+/*
+ * A mail carrying two or more patches as attachments (text/x-patch,
+ * text/x-diff, or a file named *.patch or *.diff), as the mails of a
+ * series: [0] a "[PATCH 0/N]" cover letter with the mail's Message-ID,
+ * references and first inline text part, then "[PATCH i/N]" for each
+ * attachment in order, with the id "<ID#i>", answering the cover letter.
+ * An attachment that is a patch mail itself (a "From " line or a From:,
+ * Date: or Subject: header first) keeps its own author, date, title and
+ * encoding; the others take the mail's. NULL for any other mail. Made once
+ * and owned by @msg. (attsplit.c)
+ */
+const GPtrArray *message_split(struct message *msg);
+
+/* Does @msg nest more multiparts than a patch mail ever does? Its MIME
+ * parts are then not read at all (GMime's cost grows with the depth). */
+gboolean message_mime_too_deep(const struct message *msg);
 
 /* The unfolded value of the first header @name, or NULL (g_free). */
 char *message_header(const struct message *msg, const char *name);

@@ -12,19 +12,28 @@
 #include <gmime/gmime.h>
 #include <string.h>
 
-/* Remove every '\r' that precedes a '\n' (and a final one), in place:
- * git am's mailsplit does the same to a mail's line ends. */
-static void
-strip_cr(char *s)
+/* Remove every '\r' that precedes a '\n' (and a final one) from the @n
+ * bytes at @s, in place; returns the new length. git am's mailsplit does
+ * the same to a mail's line ends. */
+static size_t
+strip_cr_len(char *s, size_t n)
 {
 	size_t i, o = 0;
 
-	for (i = 0; s[i]; i++) {
-		if (s[i] == '\r' && (s[i + 1] == '\n' || !s[i + 1]))
+	for (i = 0; i < n; i++) {
+		if (s[i] == '\r' && (i + 1 == n || s[i + 1] == '\n'))
 			continue;
 		s[o++] = s[i];
 	}
-	s[o] = '\0';
+	if (o < n)
+		s[o] = '\0';
+	return o;
+}
+
+static void
+strip_cr(char *s)
+{
+	strip_cr_len(s, strlen(s));
 }
 
 static gboolean
@@ -62,7 +71,77 @@ struct assembly {
 	GString *out;
 	gboolean in_patch;
 	gboolean nul;
+	gboolean flowed, delsp; /* the part's format=flowed; delsp=yes */
 };
+
+/*
+ * git's has_attr_value(): does the Content-Type value @ct hold "@name"
+ * (found anywhere, in any case) with the value @value, quoted or ended by
+ * ';' or white space?
+ */
+static gboolean
+attr_is(const char *ct, const char *name, const char *value)
+{
+	const char *p = ct ? strcasestr(ct, name) : NULL;
+	size_t n;
+
+	if (!p)
+		return FALSE;
+	p += strlen(name);
+	if (*p == '"')
+		n = strcspn(++p, "\"");
+	else
+		n = strcspn(p, "; \t");
+	return n == strlen(value) && !g_ascii_strncasecmp(p, value, n);
+}
+
+static void
+set_flowed(struct assembly *a, const char *ct)
+{
+	a->flowed = attr_is(ct, "format=", "flowed");
+	a->delsp = a->flowed && attr_is(ct, "delsp=", "yes");
+}
+
+/*
+ * RFC 3676 unwrapping as git mailinfo does it, on every line of the part,
+ * the patch's too: a space-stuffed line loses its first space, a line
+ * ending in a space (a soft break) is joined to the next one, without that
+ * space when @delsp; the "-- " signature line stays as it is. Returns a
+ * new buffer of *@out_n bytes.
+ */
+static char *
+unflow(const char *p, size_t n, gboolean delsp, size_t *out_n)
+{
+	GString *out = g_string_sized_new(n), *prev = g_string_new(NULL);
+	size_t pos = 0, ll;
+	const char *l;
+
+	while (lore_next_line(p, n, &pos, &l, &ll)) {
+		size_t full = ll + (l + ll < p + n), len = ll;
+
+		if (len && l[len - 1] == '\r')
+			len--;
+		if (len == 3 && !memcmp(l, "-- ", 3)) {
+			g_string_append_len(out, prev->str, prev->len);
+			g_string_truncate(prev, 0);
+			g_string_append_len(out, l, full);
+			continue;
+		}
+		if (len && l[0] == ' ')
+			l++, len--, full--;
+		if (len && l[len - 1] == ' ') {
+			g_string_append_len(prev, l, len - (delsp ? 1 : 0));
+			continue;
+		}
+		g_string_append_len(out, prev->str, prev->len);
+		g_string_truncate(prev, 0);
+		g_string_append_len(out, l, full);
+	}
+	g_string_append_len(out, prev->str, prev->len);
+	g_string_free(prev, TRUE);
+	*out_n = out->len;
+	return g_string_free(out, FALSE);
+}
 
 /* Append [p, p+n) with each NUL replaced by U+FFFD, converted from
  * @charset when @convert. */
@@ -95,10 +174,16 @@ static void
 append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 {
 	size_t cut = n, pos = 0, ll;
+	g_autofree char *unflowed = NULL;
 	const char *l;
 
 	if (!n)
 		return;
+	if (a->flowed) {
+		unflowed = unflow(p, n, a->delsp, &n);
+		p = unflowed;
+		cut = n;
+	}
 	while (!a->in_patch && lore_next_line(p, n, &pos, &l, &ll)) {
 		size_t cl = ll;
 
@@ -111,7 +196,17 @@ append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 			a->in_patch = TRUE;
 		}
 	}
-	append_bytes(a, p, cut, TRUE, charset);
+	/* a CR that base64 or quoted-printable kept (the raw mail's are gone)
+	 * ends no line of the commit message (git's stripspace), but stays
+	 * in the patch, which git applies with it (--quoted-cr=warn) */
+	if (cut && memchr(p, '\r', cut)) {
+		g_autofree char *m = g_strndup(p, cut);
+		size_t mn = strip_cr_len(m, cut);
+
+		append_bytes(a, m, mn, TRUE, charset);
+	} else {
+		append_bytes(a, p, cut, TRUE, charset);
+	}
 	append_bytes(a, p + cut, n - cut, FALSE, NULL);
 }
 
@@ -173,6 +268,7 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
 		charset =
 		    g_mime_object_get_content_type_parameter(part, "charset");
+		set_flowed(a, g_mime_object_get_header(part, "Content-Type"));
 		/* each part's lines stand apart from the next part's */
 		if (a->out->len && a->out->str[a->out->len - 1] != '\n')
 			g_string_append_c(a->out, '\n');
@@ -216,6 +312,12 @@ too_many_parts(const struct message *msg)
 	return FALSE;
 }
 
+gboolean
+message_mime_too_deep(const struct message *msg)
+{
+	return too_many_parts(msg);
+}
+
 /*
  * The text of a MIME body through GMime's parser. Only the MIME part is
  * built (g_mime_parser_construct_part), not a GMimeMessage: that would also
@@ -223,7 +325,8 @@ too_many_parts(const struct message *msg)
  * much again to free.
  */
 static void
-body_via_gmime(struct message *msg, struct assembly *a)
+body_via_gmime(struct message *msg, const char *raw, size_t len,
+	       struct assembly *a)
 {
 	GMimeStream *stream;
 	GMimeParser *parser;
@@ -232,7 +335,7 @@ body_via_gmime(struct message *msg, struct assembly *a)
 	if (too_many_parts(msg))
 		return;
 
-	stream = g_mime_stream_mem_new_with_buffer(msg->raw, msg->len);
+	stream = g_mime_stream_mem_new_with_buffer(raw, len);
 	parser = g_mime_parser_new_with_stream(stream);
 	g_object_unref(stream);
 	part = g_mime_parser_construct_part(parser, NULL);
@@ -411,22 +514,36 @@ message_body(struct message *msg)
 	const char *raw = msg->raw + msg->body_off;
 	size_t n = msg->len - msg->body_off;
 	GMimeContentEncoding enc = GMIME_CONTENT_ENCODING_DEFAULT;
-	struct assembly a = {NULL, FALSE, FALSE};
+	struct assembly a = {NULL, FALSE, FALSE, FALSE, FALSE};
+	g_autofree char *nocr = NULL;
 	enum body_kind kind;
-	char *text;
+	char *text, *am = NULL;
 
 	if (msg->body_done)
 		return msg->body;
 	msg->body_done = TRUE;
 	kind = body_kind(msg, &charset, &enc);
+	if (kind != BODY_MIME)
+		set_flowed(&a, msg->ctype_hdr);
 	/* Most bodies are UTF-8 with LF line ends already: they are used in
 	 * place (raw is NUL-terminated), not copied. */
-	if (kind == BODY_PLAIN && !memchr(raw, '\0', n) &&
+	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
 	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL)) {
 		msg->body = (char *)raw;
 		return msg->body;
 	}
 	a.out = g_string_sized_new(n);
+	/* what git am reads: the mail with the CR of each line end removed
+	 * (mailsplit), before any transfer encoding is undone */
+	if (memchr(msg->raw, '\r', msg->len)) {
+		nocr = g_memdup2(msg->raw, msg->len + 1);
+		if (kind == BODY_MIME) {
+			n = strip_cr_len(nocr, msg->len);
+		} else {
+			n = strip_cr_len(nocr + msg->body_off, n);
+			raw = nocr + msg->body_off;
+		}
+	}
 	switch (kind) {
 	case BODY_PLAIN:
 		append_text(&a, raw, n, charset);
@@ -435,18 +552,32 @@ message_body(struct message *msg)
 		decode_text(&a, raw, n, enc, charset);
 		break;
 	case BODY_MIME:
-		body_via_gmime(msg, &a);
+		if (nocr)
+			body_via_gmime(msg, nocr, n, &a);
+		else
+			body_via_gmime(msg, msg->raw, msg->len, &a);
 		break;
 	}
 	text = g_string_free(a.out, FALSE);
 	msg->body_nul = a.nul;
-	strip_cr(text);
+	/* line-end CRs left are a decoded patch's own: kept for the am-ready
+	 * message only */
+	if (strstr(text, "\r\n") || g_str_has_suffix(text, "\r")) {
+		am = g_strdup(text);
+		strip_cr(text);
+	}
 	/* only a patch's own bytes can be other than UTF-8: they are kept
 	 * for the am-ready message, and shown as U+FFFD everywhere else */
 	if (!g_utf8_validate(text, -1, NULL)) {
-		msg->patch_text = text;
-		text = g_utf8_make_valid(text, -1);
+		char *valid = g_utf8_make_valid(text, -1);
+
+		if (am)
+			g_free(text);
+		else
+			am = text;
+		text = valid;
 	}
+	msg->patch_text = am;
 	msg->body = text;
 	return msg->body;
 }

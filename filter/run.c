@@ -200,8 +200,11 @@ use_newer(const struct cli *c, struct gather *g, const struct lore_opts *lo,
 		g_error_free(err);
 		return rc;
 	}
+	/* a "Re:" patch taken alone stays one */
+	g_free(id);
+	id = g_strdup((*s)->reply_target);
 	series_set_free(*s);
-	*s = series_analyse(t);
+	*s = series_analyse_for(t, id);
 	return LORE_OK;
 }
 
@@ -274,6 +277,17 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		thread_prune(t, target, TRUE);
 		series_set_free(s);
 		s = series_analyse(t);
+	} else if (!c->parent && series_reply_patch(s, target)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+
+		if (!c->no_parent)
+			lore_info("NOTE: <%s> is a reply that holds a patch: "
+				  "taken alone, as git am takes it (--parent "
+				  "takes the series it answers)",
+				  id);
+		thread_prune(t, target, TRUE);
+		series_set_free(s);
+		s = series_analyse_for(t, target);
 	}
 	if (newer && (rc = use_newer(c, g, &lo, t, &s)))
 		goto out;

@@ -73,12 +73,41 @@ warn(struct series_set *s, char *text)
 }
 
 /*
+ * "Re: [PATCH v2 3/5] title" taken as the patch it holds: the revision its
+ * brackets say, but a series of one (its i/N is the series it answers).
+ */
+static void
+reply_as_patch(struct spatch *p)
+{
+	const char *rest = p->msg->subject;
+	struct subject sub;
+	guint depth = 0;
+
+	subject_parse(rest, &sub);
+	while (sub.reply && (rest = strchr(rest, ':')) && depth++ < 16) {
+		subject_clear(&sub);
+		subject_parse(++rest, &sub);
+	}
+	subject_clear(&p->subj);
+	p->subj = sub;
+	p->subj.counter = p->subj.expected = 1;
+	p->subj.counters_inferred = TRUE;
+	p->reply = FALSE;
+	p->revision = sub.revision;
+	p->revision_inferred = sub.revision_inferred;
+	p->counter = p->expected = 1;
+	p->counters_inferred = TRUE;
+}
+
+/*
  * The trailers of "Re:" replies are not read: they never change which
  * revisions exist or which slots they fill, and reading them is most of
- * the classification's cost (the trailers stage reads them).
+ * the classification's cost (the trailers stage reads them). A "Re:" mail
+ * holding a diff is a patch only as @target, the mail the user pointed at
+ * (git am applies it); elsewhere it is a follow-up, as in b4.
  */
 static struct spatch *
-classify(struct message *m)
+classify(struct message *m, const char *target)
 {
 	struct spatch *p = g_new0(struct spatch, 1);
 	const char *body;
@@ -104,8 +133,12 @@ classify(struct message *m)
 	    (!m->in_reply_to || p->has_diff ||
 	     (p->counter == 0 && !p->counters_inferred && p->has_diffstat)))
 		return p;
-	if (p->reply)
+	if (p->reply) {
+		if (target && p->has_diff && p->subj.reply &&
+		    !g_strcmp0(m->msgid, target))
+			reply_as_patch(p);
 		return p;
+	}
 	p->own = trailer_from_reply(m, body);
 	if (p->own->len)
 		p->reply = TRUE;
@@ -267,10 +300,17 @@ add_messages(struct series_set *s)
 struct series_set *
 series_analyse(struct thread *t)
 {
+	return series_analyse_for(t, NULL);
+}
+
+struct series_set *
+series_analyse_for(struct thread *t, const char *target)
+{
 	struct series_set *s = g_new0(struct series_set, 1);
 	guint i;
 
 	s->thread = t;
+	s->reply_target = g_strdup(target);
 	s->all = g_ptr_array_new_with_free_func((GDestroyNotify)spatch_free);
 	s->by_msg = g_hash_table_new(NULL, NULL);
 	s->revs = g_hash_table_new_full(NULL, NULL, NULL,
@@ -278,10 +318,27 @@ series_analyse(struct thread *t)
 	s->covers = g_hash_table_new(NULL, NULL);
 	s->warnings = g_ptr_array_new_with_free_func(g_free);
 	for (i = 0; i < t->msgs->len; i++) {
-		struct spatch *p = classify(t->msgs->pdata[i]);
+		struct message *m = t->msgs->pdata[i];
+		const GPtrArray *split = message_split(m);
+		guint k;
 
-		g_ptr_array_add(s->all, p);
-		g_hash_table_insert(s->by_msg, p->msg, p);
+		/* several patches attached to one mail: the mails made of it,
+		 * the first (its cover letter) standing for it in the thread,
+		 * so that replies to the mail are replies to the cover */
+		for (k = 0; split && k < split->len; k++) {
+			struct spatch *p = classify(split->pdata[k], target);
+
+			g_ptr_array_add(s->all, p);
+			g_hash_table_insert(s->by_msg, p->msg, p);
+			if (!k)
+				g_hash_table_insert(s->by_msg, m, p);
+		}
+		if (!split) {
+			struct spatch *p = classify(m, target);
+
+			g_ptr_array_add(s->all, p);
+			g_hash_table_insert(s->by_msg, p->msg, p);
+		}
 	}
 	add_messages(s);
 	return s;
@@ -297,6 +354,7 @@ series_set_free(struct series_set *s)
 	g_hash_table_destroy(s->by_msg);
 	g_ptr_array_free(s->warnings, TRUE);
 	g_ptr_array_free(s->all, TRUE);
+	g_free(s->reply_target);
 	g_free(s);
 }
 
@@ -509,4 +567,12 @@ series_inner_patch(struct series_set *s, const char *msgid)
 			return FALSE;
 	}
 	return TRUE;
+}
+
+gboolean
+series_reply_patch(struct series_set *s, const char *msgid)
+{
+	struct spatch *p = series_spatch_of(s, thread_get(s->thread, msgid));
+
+	return p && p->reply && p->subj.reply && p->has_diff;
 }

@@ -49,6 +49,7 @@ struct series_set {
 	GHashTable *revs;    /* GINT revision -> struct series * */
 	GHashTable *covers;  /* GINT revision -> struct spatch * */
 	GPtrArray *warnings; /* char *, for the summary */
+	char *reply_target;  /* series_analyse_for()'s @target, or NULL */
 };
 
 /*
@@ -58,6 +59,14 @@ struct series_set {
  * one that exists.
  */
 struct series_set *series_analyse(struct thread *t);
+
+/*
+ * The same, with @target (a Message-ID, or NULL) the mail the user pointed
+ * at: when its subject says "Re:" and it holds a diff, it is a patch (a
+ * series of one, of the revision its brackets name), not a follow-up.
+ * Kept in the set's reply_target, so that the set can be made again.
+ */
+struct series_set *series_analyse_for(struct thread *t, const char *target);
 
 /* The spatch of message @m (borrowed), or NULL. */
 struct spatch *series_spatch_of(struct series_set *s, const struct message *m);
@@ -92,5 +101,12 @@ GArray *series_missing(struct series *ser);
  * A fix proposed in review, for example; it is the series the user means.
  */
 gboolean series_inner_patch(struct series_set *s, const char *msgid);
+
+/*
+ * Is @msgid a "Re:" mail that holds a diff (a follow-up to series_analyse(),
+ * a patch to series_analyse_for() with it as the target)? git am applies
+ * such a mail when it is given alone.
+ */
+gboolean series_reply_patch(struct series_set *s, const char *msgid);
 
 #endif

@@ -96,6 +96,34 @@ check_am_body(struct message *m, const char *body)
 	mailinfo_clear(&mi);
 }
 
+/*
+ * A mail with several patches attached becomes a cover letter with its
+ * own Message-ID and at least two patches, each answering it, with valid
+ * ids and one-line subjects; made once.
+ */
+static void
+check_split(struct message *m)
+{
+	const GPtrArray *sp = message_split(m);
+	guint i;
+
+	fuzz_assert(message_split(m) == sp);
+	if (!sp)
+		return;
+	fuzz_assert(sp->len >= 3);
+	for (i = 0; i < sp->len; i++) {
+		struct message *d = sp->pdata[i];
+
+		check_id(d->msgid);
+		check_one_line(d->subject);
+		fuzz_assert(g_utf8_validate(message_body(d), -1, NULL));
+		if (i)
+			fuzz_assert(!g_strcmp0(d->in_reply_to, m->msgid));
+		else
+			fuzz_assert(!g_strcmp0(d->msgid, m->msgid));
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -137,6 +165,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_one_line(mi.subject);
 	mailinfo_clear(&mi);
 	check_am_body(m, body);
+	check_split(m);
 
 	body_split(body, &bp);
 	rebuilt = body_rebuild(&bp, none);

@@ -12,15 +12,16 @@
 # | mailers | `git format-patch --attach` and `--inline`, `git send-email --attach`, Outlook's multipart/alternative (quoted-printable, CRLF, HTML part), Thunderbird's text/x-patch attachment of a whole format-patch file |
 # | From: | comments (`A (zzz) U Thor <a@x> (Comment)`), `<addr> (Name)`, an unterminated comment |
 # | RFC 2047 | adjacent base64 words whose first ends in `=`, a Cyrillic subject cut across words |
-# | bytes | a CR inside a patched line, a Latin-1 byte in a patched file |
+# | bytes | a CR inside a patched line, a Latin-1 byte in a patched file, CRLF lines of a patched file in base64 and quoted-printable (git am's default `--quoted-cr=warn` keeps them) |
 # | in-body | `>From <sha>` format-patch line at the top, a blank line ends in-body headers, the first of two in-body From: wins, `----- >8` |
+# | format=flowed | soft breaks and space stuffing on every line of the part (the patch's too), `delsp=yes` (breaks inside words) in quoted-printable, a flowed message part beside a patch attachment |
 #
 # Where lore-am and git disagree on purpose there is a row here too: an
 # unescaped "From <sha>" line at the top of the body (git am splits the
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 91
+plan 97
 
 R=$TRASH/repo
 make_repo "$R"
@@ -218,6 +219,44 @@ oracle "$TRASH/outlook" "Outlook: multipart/alternative, quoted-printable, CRLF,
 lore_opt=--mboxrd am_opt=--patch-format=mboxrd \
 	oracle "$TRASH/tb" "Thunderbird: a whole format-patch file attached, base64 (--mboxrd)"
 
+# format=flowed (RFC 3676), as git mailinfo unwraps it on every line of the
+# part: soft breaks (a line ending in a space) in the message, without that
+# space under delsp=yes (there the break may cut a word), and every line
+# that starts with a space stuffed with one more, the patch's context too
+cat > "$TRASH/flow.pl" <<'EOF'
+# flow.pl DELSP < BODY: the body as a format=flowed mailer sends it
+my $delsp = shift; my $msg = 1;
+while (my $l = <STDIN>) {
+	chomp $l;
+	$msg = 0 if $l =~ /^---/;
+	$l =~ s/^ /  /;
+	if ($msg && $l =~ /^\S/ && length($l) > 24) {
+		if ($delsp) { $l = substr($l, 0, 12) . " \n" . substr($l, 12) }
+		else { $l =~ s/^(.{10,}?) /$1 \n/ }
+	}
+	print "$l\n";
+}
+EOF
+perl "$TRASH/flow.pl" 0 < "$TRASH/b.plain" > "$TRASH/b.flowed"
+mail "$TRASH/f1" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.flowed"
+sed -i 's/^Content-Type: text\/plain; charset=UTF-8$/&; format=flowed/' "$TRASH/f1"
+oracle "$TRASH/f1" "format=flowed: soft breaks and space-stuffed lines, the patch's too"
+perl "$TRASH/flow.pl" 1 < "$TRASH/b.plain" > "$TRASH/b.delsp"
+{ sed -n '1,/^$/p' "$TRASH/f1" | sed -e 's/format=flowed$/format=flowed; delsp=yes/' \
+	-e 's/^Content-Transfer-Encoding: 8bit$/Content-Transfer-Encoding: quoted-printable/'
+  perl -MMIME::QuotedPrint -0777 -ne 'print encode_qp($_)' "$TRASH/b.delsp"; } > "$TRASH/f2"
+oracle "$TRASH/f2" "format=flowed; delsp=yes, quoted-printable: breaks inside words"
+{ cat "$TRASH/msg"; echo "---"; } | perl "$TRASH/flow.pl" 0 > "$TRASH/m.flowed"
+{ echo "From: Pat <jose@example.com>"; echo "Date: Tue, 3 Jan 2023 11:00:00 +0000"
+  echo "Subject: [PATCH] x"; echo "Message-Id: <patch@example.com>"; echo "MIME-Version: 1.0"
+  echo 'Content-Type: multipart/mixed; boundary="fl0"'; echo; echo "--fl0"
+  echo "Content-Type: text/plain; charset=UTF-8; format=flowed"; echo "Content-Transfer-Encoding: 8bit"
+  echo; cat "$TRASH/m.flowed"; echo "--fl0"
+  echo 'Content-Type: text/x-patch; charset=UTF-8; name="x.patch"'
+  echo "Content-Transfer-Encoding: 8bit"; echo; cat "$TRASH/stat"; echo; cat "$TRASH/diff"
+  echo "--fl0--"; } > "$TRASH/f3"
+oracle "$TRASH/f3" "a format=flowed message part and a patch attachment, which is not flowed"
+
 # From: read by git's rules
 mail "$TRASH/c1" "A (zzz) U Thor <jose@example.com> (Comment)" "[PATCH] x" "$TRASH/b.plain"
 oracle "$TRASH/c1" "From: with comments"
@@ -243,6 +282,24 @@ oracle "$TRASH/cr" "a CR inside a patched line survives the added trailer"
 	-m "Signed-off-by: Pat <jose@example.com>" &&
  git format-patch -q -1 --thread --stdout) > "$TRASH/latin"
 oracle "$TRASH/latin" "a Latin-1 byte in a patched file stays that byte"
+
+# a file with CRLF lines: the patch's CRs survive git send-email only in
+# base64 or quoted-printable, and git am (--quoted-cr=warn) applies them
+(cd "$R" && git checkout -q -b dos base && printf 'one\r\ntwo\r\n' > dos.txt &&
+ git add dos.txt && git commit -q -m "dos: add a file with CRLF lines" \
+	-m "Signed-off-by: Pat <jose@example.com>" &&
+ git format-patch -q -1 --thread --stdout) > "$TRASH/dos"
+for cte in base64 quoted-printable; do
+	{ sed -n '1,/^$/p' "$TRASH/dos" | sed '/^$/d'
+	  echo "MIME-Version: 1.0"; echo "Content-Type: text/plain; charset=UTF-8"
+	  echo "Content-Transfer-Encoding: $cte"; echo
+	  if [ $cte = base64 ]; then sed '1,/^$/d' "$TRASH/dos" | base64
+	  else sed '1,/^$/d' "$TRASH/dos" | perl -MMIME::QuotedPrint -0777 -ne 'print encode_qp($_)'; fi
+	} > "$TRASH/q-$cte"
+	oracle "$TRASH/q-$cte" "CRLF lines of a patched file, in $cte, keep their CRs"
+done
+check "written in base64, where git am's mailsplit keeps the CRs" \
+	grep -qx 'Content-Transfer-Encoding: base64' "$TRASH/out.mbx"
 
 # in-body headers
 sha=$(git -C "$R" rev-parse topic)
