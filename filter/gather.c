@@ -113,12 +113,17 @@ outline(struct state *st)
 	return st->outline;
 }
 
-/* Does the thread hold a complete revision use_version of the series? */
+/*
+ * Does the thread hold a complete revision use_version of the series? A
+ * "Re:" target that holds a whole patch is one of its own (run.c takes it
+ * alone), unless --parent asks for the series it answers.
+ */
 static gboolean
 have_series(struct state *st)
 {
 	return thread_get(st->t, st->msgid) &&
-	       series_complete(outline(st), st->g->use_version);
+	       (series_complete(outline(st), st->g->use_version) ||
+		(!st->g->parent && series_reply_patch(outline(st), st->msgid)));
 }
 
 /* Is there anything left to ask a source for? */

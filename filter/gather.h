@@ -54,6 +54,8 @@ struct gather {
 	int use_version;	/* the revision that must be complete; 0:
 				   the latest */
 	gboolean no_parent;	/* as thread_prune() */
+	gboolean parent;	/* --parent: a "Re:" target holding a patch
+				   is no series of its own */
 	gboolean whole_thread;	/* --thread: no series tells when the
 				   thread is complete, so every source
 				   is asked, and nothing is outlined */

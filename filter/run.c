@@ -250,6 +250,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	g = gather_new();
 	g->use_version = c->use_version;
 	g->no_parent = c->no_parent;
+	g->parent = c->parent;
 	g->whole_thread = c->thread;
 	/* offline, the archive source reads only its cache (lore.c) */
 	g->complete = c->check_newer && archive;

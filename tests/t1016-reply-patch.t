@@ -15,7 +15,7 @@
 . "$TEST_DIR/lib-pi.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 29
+plan 32
 
 # ------------------------------------------------------------ test data
 R=$TRASH/repo
@@ -110,6 +110,12 @@ oracle "$TRASH/refix" "$TRASH/arch.out" topic \
 check "the tree is the fix's" git -C "$TRASH/lore" diff --quiet origin/fix HEAD
 
 run mbox "$TRASH/refix" -m "$TRASH/all.mbox"
+check "-m: the mailbox answers" \
+	grep -qx 'Sources: mbox [0-9]* messages' "$TRASH/mbox.err"
+run only "$TRASH/refix" --source mbox -m "$TRASH/all.mbox"
+same_file "$TRASH/only.out" "$TRASH/arch.out" "--source mbox: the same bytes"
+check "--source mbox: the reply with its patch is a whole series, no note of an incomplete one" \
+	sh -c "! grep -q incomplete '$TRASH/only.err'"
 is "$(cat "$TRASH/mbox.rc")" 0 "-m: exit 0"
 same_file "$TRASH/mbox.out" "$TRASH/arch.out" "-m: the same bytes as the archive's"
 check "-m: the NOTE" grep -q '^NOTE: <.*> is a reply that holds a patch' "$TRASH/mbox.err"
