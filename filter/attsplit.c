@@ -9,6 +9,7 @@
  */
 #include "body.h"
 #include "message.h"
+#include "msgbody.h"
 #include "rfc2047.h"
 #include "subject.h"
 #include "util.h"
@@ -23,24 +24,6 @@ struct scan {
 	GPtrArray *atts; /* GByteArray *, decoded */
 	GPtrArray *cs;	 /* char * charset of each (or NULL) */
 };
-
-/* The decoded content of a leaf part (g_byte_array_unref). */
-static GByteArray *
-decoded(GMimePart *part)
-{
-	GMimeDataWrapper *w = g_mime_part_get_content(part);
-	GMimeStream *mem;
-	GByteArray *ba;
-
-	if (!w)
-		return NULL;
-	mem = g_mime_stream_mem_new();
-	g_mime_data_wrapper_write_to_stream(w, mem);
-	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-	g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
-	g_object_unref(mem);
-	return ba;
-}
 
 static gboolean
 named_patch(const char *name)
@@ -86,7 +69,7 @@ scan_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		  named_patch(name));
 	if (!patchy && !(plain && !name && !sc->text))
 		return;
-	ba = decoded(GMIME_PART(part));
+	ba = msgbody_part_bytes(GMIME_PART(part));
 	if (!ba)
 		return;
 	/* an empty part adds nothing, and its data may be NULL */

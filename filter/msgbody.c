@@ -5,6 +5,7 @@
  * single text part in 7bit/8bit, base64 or quoted-printable is decoded
  * without building GMime objects; multipart goes through GMime's parser.
  */
+#include "msgbody.h"
 #include "mailinfo.h"
 #include "message.h"
 #include "util.h"
@@ -210,9 +211,8 @@ append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 	append_bytes(a, p + cut, n - cut, FALSE, NULL);
 }
 
-/* The decoded content of a leaf part (g_byte_array_free). */
-static GByteArray *
-part_bytes(GMimePart *part)
+GByteArray *
+msgbody_part_bytes(GMimePart *part)
 {
 	GMimeDataWrapper *w = g_mime_part_get_content(part);
 	GMimeStream *mem;
@@ -257,7 +257,7 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		       g_ascii_strcasecmp(type, "application")) ||
 		      !g_ascii_strcasecmp(sub, "html")))
 		return;
-	ba = part_bytes(GMIME_PART(part));
+	ba = msgbody_part_bytes(GMIME_PART(part));
 	if (!ba)
 		return;
 	/* an empty part adds nothing, and its data may be NULL */

@@ -1,0 +1,17 @@
+/*
+ * msgbody.h - what msgbody.c (a message's body, read as git mailinfo
+ * reads it) lends attsplit.c, which reads the same MIME parts to split a
+ * mail of several attached patches. message_body() itself is in message.h.
+ */
+#ifndef LORE_MSGBODY_H
+#define LORE_MSGBODY_H
+
+#include <gmime/gmime.h>
+
+/*
+ * The decoded content of a leaf part, transfer encoding undone, or NULL
+ * when it has none. The caller owns the array (g_byte_array_unref).
+ */
+GByteArray *msgbody_part_bytes(GMimePart *part);
+
+#endif
