@@ -110,3 +110,17 @@ dns_stop() {
 dns_queries() {
 	grep -c 'query\[TXT\]' "$D/dns.log"
 }
+
+# am NAME [ARGS...]: lore-am -m on NAME's thread (the patches in NAME/,
+# made into NAME.mbox; lib-series.sh's to_mbox), the second patch piped in;
+# stdout to NAME.out, stderr to NAME.err, exit status in $rc
+am() {
+	_n=$1; shift
+	to_mbox "$_n.mbox" "$_n"/*.patch
+	"$LORE_AM" -m "$_n.mbox" "$@" <"$_n"/0002-*.patch \
+		>"$_n.out" 2>"$_n.err"
+	rc=$?
+}
+
+# failed NAME: how many failure lines (✗) NAME's run printed
+failed() { grep -c '✗' "$1.err"; }

@@ -21,17 +21,7 @@ series() {
 	cp p/*.patch "$1/"
 	dkim_sign rsa - "$1"/*.patch
 }
-# am NAME [ARGS...]: lore-am on NAME's thread, the second patch piped in;
-# stdout to NAME.out, stderr to NAME.err, exit status in $rc
-am() {
-	_n=$1; shift
-	to_mbox "$_n.mbox" "$_n"/*.patch
-	"$LORE_AM" -m "$_n.mbox" "$@" <"$_n"/0002-*.patch \
-		>"$_n.out" 2>"$_n.err"
-	rc=$?
-}
 signed() { grep -c '✓ Signed: DKIM/example.org' "$1.err"; }
-failed() { grep -c '✗' "$1.err"; }
 
 series good
 am good

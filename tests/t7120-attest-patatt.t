@@ -41,16 +41,7 @@ series() {
 	cp p/*.patch "$1/"
 	patatt sign "$1"/*.patch >"$1.sign" 2>&1
 }
-# am NAME [ARGS...]: lore-am on NAME's thread, the second patch piped in
-am() {
-	_n=$1; shift
-	to_mbox "$_n.mbox" "$_n"/*.patch
-	"$LORE_AM" -m "$_n.mbox" "$@" <"$_n"/0002-*.patch \
-		>"$_n.out" 2>"$_n.err"
-	rc=$?
-}
 signed() { grep -c '✓ Signed: ed25519/pat@example.com$' "$1.err"; }
-failed() { grep -c '✗' "$1.err"; }
 
 series good
 grep -q '^X-Developer-Signature: v=1; a=ed25519-sha256' good/0003-*.patch
