@@ -201,8 +201,13 @@ append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 	 * ends no line of the commit message (git's stripspace), but stays
 	 * in the patch, which git applies with it (--quoted-cr=warn) */
 	if (cut && memchr(p, '\r', cut)) {
-		g_autofree char *m = g_strndup(p, cut);
-		size_t mn = strip_cr_len(m, cut);
+		/* a copy of the bytes, NULs included (g_strndup would stop) */
+		g_autofree char *m = g_malloc(cut + 1);
+		size_t mn;
+
+		memcpy(m, p, cut);
+		m[cut] = '\0';
+		mn = strip_cr_len(m, cut);
 
 		append_bytes(a, m, mn, TRUE, charset);
 	} else {
