@@ -8,6 +8,7 @@
 #   bench/patatt-bench.sh [-r RUNS] [-w WORKDIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib-attest.sh"
 lore=$here/../lore-am
 runs=5 work=
 while getopts r:w: o; do
@@ -69,25 +70,5 @@ for s in medium large; do
 		say "b4 did not show ed25519 lines on $s: $(grep -m3 -i 'sign\|attest' "$work/$s.b4err")"
 	L="'$lore' -q -m '$work/$s.mbox' '$id' </dev/null"
 	B="b4 -q -n am -m - -o - '$id' <'$work/$s.mbox'"
-	hyperfine --style none --warmup 1 --min-runs "$runs" \
-		--export-json "$work/$s.lore.json" \
-		-n off "$L --no-attestation" -n on "$L" >/dev/null
-	git config --global b4.attestation-policy off
-	hyperfine --style none --warmup 1 --min-runs "$runs" \
-		--export-json "$work/$s.b4off.json" -n off "$B" >/dev/null
-	git config --global b4.attestation-policy softfail
-	hyperfine --style none --warmup 1 --min-runs "$runs" \
-		--export-json "$work/$s.b4on.json" -n on "$B" >/dev/null
-	python3 - "$s" "$work/$s.lore.json" "$work/$s.b4off.json" \
-		"$work/$s.b4on.json" "$n" <<'PYEOF'
-import json, sys
-s, lj, bo, bn, n = sys.argv[1:]
-med = lambda r: r['median'] * 1000
-l = json.load(open(lj))['results']
-b0 = med(json.load(open(bo))['results'][0])
-b1 = med(json.load(open(bn))['results'][0])
-l0, l1 = med(l[0]), med(l[1])
-print(f"| {s} ({n} signed patches) | {l0:.1f} ms | {l1:.1f} ms | {l1/l0:.2f} "
-      f"| {b0:.0f} ms | {b1:.0f} ms | {b1/b0:.2f} |")
-PYEOF
+	attest_compare "$s" "$n" "$L" "$B"
 done
