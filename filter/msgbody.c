@@ -13,28 +13,30 @@
 #include <gmime/gmime.h>
 #include <string.h>
 
-/* Remove every '\r' that precedes a '\n' (and a final one) from the @n
- * bytes at @s, in place; returns the new length. git am's mailsplit does
- * the same to a mail's line ends. */
+/* Remove every '\r' before a '\n' (and a final one) from the @n bytes at
+ * @s, in place, as git am's mailsplit does to line ends; returns the new
+ * length. With @runs, a whole run of CRs before a line end goes, as git's
+ * stripspace takes a commit message's trailing white space. */
 static size_t
-strip_cr_len(char *s, size_t n)
+strip_cr_len(char *s, size_t n, gboolean runs)
 {
-	size_t i, o = 0;
+	size_t i, j, o = 0, keep;
 
-	for (i = 0; i < n; i++) {
-		if (s[i] == '\r' && (i + 1 == n || s[i + 1] == '\n'))
-			continue;
-		s[o++] = s[i];
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && s[j] == '\r'; j++)
+			;
+		/* a run of CRs [i, j), kept whole unless a line end follows */
+		keep = j - i;
+		if (keep && (j == n || s[j] == '\n'))
+			keep = runs ? 0 : keep - 1;
+		memset(s + o, '\r', keep);
+		o += keep;
+		if (j < n)
+			s[o++] = s[j++];
 	}
 	if (o < n)
 		s[o] = '\0';
 	return o;
-}
-
-static void
-strip_cr(char *s)
-{
-	strip_cr_len(s, strlen(s));
 }
 
 static gboolean
@@ -207,7 +209,7 @@ append_text(struct assembly *a, const char *p, size_t n, const char *charset)
 
 		memcpy(m, p, cut);
 		m[cut] = '\0';
-		mn = strip_cr_len(m, cut);
+		mn = strip_cr_len(m, cut, TRUE);
 
 		append_bytes(a, m, mn, TRUE, charset);
 	} else {
@@ -543,9 +545,9 @@ message_body(struct message *msg)
 	if (memchr(msg->raw, '\r', msg->len)) {
 		nocr = g_memdup2(msg->raw, msg->len + 1);
 		if (kind == BODY_MIME) {
-			n = strip_cr_len(nocr, msg->len);
+			n = strip_cr_len(nocr, msg->len, FALSE);
 		} else {
-			n = strip_cr_len(nocr + msg->body_off, n);
+			n = strip_cr_len(nocr + msg->body_off, n, FALSE);
 			raw = nocr + msg->body_off;
 		}
 	}
@@ -569,7 +571,7 @@ message_body(struct message *msg)
 	 * message only */
 	if (strstr(text, "\r\n") || g_str_has_suffix(text, "\r")) {
 		am = g_strdup(text);
-		strip_cr(text);
+		strip_cr_len(text, strlen(text), FALSE);
 	}
 	/* only a patch's own bytes can be other than UTF-8: they are kept
 	 * for the am-ready message, and shown as U+FFFD everywhere else */
