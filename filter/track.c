@@ -311,24 +311,26 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 	subject_parse(first->subject ? first->subject : "", &fs);
 	refs = message_header(orig, "References");
 	q = quote(message_body(first));
-	g_string_append(j, "{\n    \"msgid\": ");
-	json_str(j, first->msgid);
-	g_string_append(j, ",\n    \"subject\": ");
-	json_str(j, orig->subject);
-	g_string_append(j, ",\n    \"fromname\": ");
-	json_str(j, orig->from_name);
-	g_string_append(j, ",\n    \"fromemail\": ");
-	json_str(j, orig->from_email);
-	g_string_append(j, ",\n    \"to\": ");
-	json_str(j, orig->to_hdr);
-	g_string_append(j, ",\n    \"cc\": ");
-	json_str(j, orig->cc_hdr);
-	g_string_append(j, ",\n    \"references\": ");
-	json_str(j, refs ? g_strstrip(refs) : "");
-	g_string_append(j, ",\n    \"sentdate\": ");
-	json_str(j, orig->date_hdr);
-	g_string_append(j, ",\n    \"quote\": ");
-	json_str(j, q);
+	{
+		/* b4's tracking file names these fields so, in this order */
+		const char *fields[][2] = {
+		    {"msgid", first->msgid},
+		    {"subject", orig->subject},
+		    {"fromname", orig->from_name},
+		    {"fromemail", orig->from_email},
+		    {"to", orig->to_hdr},
+		    {"cc", orig->cc_hdr},
+		    {"references", refs ? g_strstrip(refs) : ""},
+		    {"sentdate", orig->date_hdr},
+		    {"quote", q},
+		};
+
+		for (i = 0; i < G_N_ELEMENTS(fields); i++) {
+			g_string_append_printf(
+			    j, "%s\n    \"%s\": ", i ? "," : "{", fields[i][0]);
+			json_str(j, fields[i][1]);
+		}
+	}
 	g_string_append_printf(j,
 			       ",\n    \"cherrypick\": %s,\n    \"patches\": [",
 			       cherrypick ? "true" : "false");
