@@ -64,40 +64,48 @@ dkim_sign() {
 	"$DKIM_PY" "$D/sign.py" "$@"
 }
 
-# dns_start: dnsmasq on a free UDP port of 127.0.0.1 with the keys, its
-# queries logged to $D/dns.log; sets DNS_PORT, DNS_PID and exports
-# LORE_AM_NAMESERVER. Stopped by its PID at exit.
-dns_start() {
+# dns_serve ADDR PORT LOG: dnsmasq on ADDR:PORT (UDP) with the test keys,
+# its queries logged to LOG and its errors to LOG.err; $DNS_SERVED is its
+# PID once it says it started (status 0), else it is stopped (status 1).
+dns_serve() {
 	_k=$(cat "$D/rsa.pub")
+	: >"$3"
+	# a TXT string holds 255 bytes at most: the RSA key takes two
+	"$DNSMASQ" -k --conf-file=/dev/null --no-resolv --no-hosts \
+		--bind-interfaces --listen-address="$1" \
+		--port="$2" --user=root --pid-file= \
+		--local=/example.org/ --local=/example.net/ \
+		--log-queries --log-facility="$3" \
+		"--txt-record=rsa._domainkey.example.org,v=DKIM1; k=rsa; p=${_k:0:200},${_k:200}" \
+		"--txt-record=ed._domainkey.example.net,v=DKIM1; k=ed25519; p=$(cat "$D/ed.pub")" \
+		2>"$3.err" &
+	DNS_SERVED=$!
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q started "$3" 2>/dev/null && break
+		kill -0 "$DNS_SERVED" 2>/dev/null || break
+		sleep 0.2
+	done
+	kill -0 "$DNS_SERVED" 2>/dev/null && grep -q started "$3" && return 0
+	kill "$DNS_SERVED" 2>/dev/null; wait "$DNS_SERVED" 2>/dev/null
+	return 1
+}
+
+# dns_start: dns_serve on a free UDP port of 127.0.0.1, its queries logged
+# to $D/dns.log; sets DNS_PORT, DNS_PID and exports LORE_AM_NAMESERVER.
+# Stopped by its PID at exit.
+dns_start() {
 	for _try in 1 2 3 4 5; do
 		DNS_PORT=$("$DKIM_PY" -c 'import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		: >"$D/dns.log"
-		# a TXT string holds 255 bytes at most: the RSA key takes two
-		"$DNSMASQ" -k --conf-file=/dev/null --no-resolv --no-hosts \
-			--bind-interfaces --listen-address=127.0.0.1 \
-			--port="$DNS_PORT" --user=root --pid-file= \
-			--local=/example.org/ --local=/example.net/ \
-			--log-queries --log-facility="$D/dns.log" \
-			"--txt-record=rsa._domainkey.example.org,v=DKIM1; k=rsa; p=${_k:0:200},${_k:200}" \
-			"--txt-record=ed._domainkey.example.net,v=DKIM1; k=ed25519; p=$(cat "$D/ed.pub")" \
-			2>"$D/dns.err" &
-		DNS_PID=$!
-		for _i in 1 2 3 4 5 6 7 8 9 10; do
-			grep -q started "$D/dns.log" 2>/dev/null && break
-			kill -0 "$DNS_PID" 2>/dev/null || break
-			sleep 0.2
-		done
-		if kill -0 "$DNS_PID" 2>/dev/null &&
-		   grep -q started "$D/dns.log"; then
+		if dns_serve 127.0.0.1 "$DNS_PORT" "$D/dns.log"; then
+			DNS_PID=$DNS_SERVED
 			at_exit "kill $DNS_PID 2>/dev/null; wait $DNS_PID 2>/dev/null"
 			export LORE_AM_NAMESERVER=127.0.0.1:$DNS_PORT
 			return 0
 		fi
-		kill "$DNS_PID" 2>/dev/null; wait "$DNS_PID" 2>/dev/null
 	done
-	echo "# dnsmasq would not start: $(cat "$D/dns.err")"
+	echo "# dnsmasq would not start: $(cat "$D/dns.log.err")"
 	return 1
 }
 

@@ -225,7 +225,6 @@ am both --offline
 is "$rc $(signed both) $(grep -c 'DKIM not checked: --offline does no DNS' both.err)" \
 	"0 5 1" "--offline: patatt checked, DKIM said not checked"
 # the DKIM keys from a server on IPv6 loopback: LORE_AM_NAMESERVER=[::1]:PORT
-_k=$(cat "$D/rsa.pub")
 P6=$("$DKIM_PY" -c 'import socket
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 s.bind(("::1", 0)); print(s.getsockname()[1])' 2>/dev/null)
@@ -233,19 +232,10 @@ if [ -z "$P6" ]; then
 	skip "no IPv6 loopback here"
 	skip "no IPv6 loopback here"
 else
-	: >"$D/dns6.log"
-	"$DNSMASQ" -k --conf-file=/dev/null --no-resolv --no-hosts \
-		--bind-interfaces --listen-address=::1 --port="$P6" --user=root \
-		--pid-file= --local=/example.org/ --log-queries \
-		--log-facility="$D/dns6.log" \
-		"--txt-record=rsa._domainkey.example.org,v=DKIM1; k=rsa; p=${_k:0:200},${_k:200}" \
-		2>"$D/dns6.err" &
-	DNS6_PID=$!
+	dns_serve ::1 "$P6" "$D/dns6.log" ||
+		echo "# dnsmasq on ::1 would not start: $(cat "$D/dns6.log.err")"
+	DNS6_PID=$DNS_SERVED
 	at_exit "kill $DNS6_PID 2>/dev/null; wait $DNS6_PID 2>/dev/null"
-	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		grep -q started "$D/dns6.log" 2>/dev/null && break
-		sleep 0.2
-	done
 	LORE_AM_NAMESERVER="[::1]:$P6" am both
 	is "$rc $(grep -c '✓ Signed: DKIM/example.org$' both.err)" "0 5" \
 		"a nameserver on IPv6, [::1]:PORT: five DKIM ✓"
