@@ -80,3 +80,26 @@ apply_into() {
 trailers_of() {
 	git -C "$1" log -1 --format=%B "$2" | git interpret-trailers --only-trailers
 }
+
+# two_revisions REPO: REPO made (make_repo) with a series sent twice, for
+# the range-diff and apply tests: v1 (a, b, c: add ...) as patches in
+# $TRASH/p1, v2 in $TRASH/p2 in reply to v1's cover letter ($v1c), c first
+# and changed, b dropped; both based on "base". A second apart, so that
+# their dates order them.
+two_revisions() {
+	make_repo "$1" || return 1
+	(cd "$1" && _commit() { printf '%s\n' "$2" >"$1" && git add "$1" &&
+		git commit -qm "$3"; } &&
+	 git checkout -q -b v1 base &&
+	 _commit a.c "int a;" "a: add a" && _commit b.c "int b;" "b: add b" &&
+	 _commit c.c "$(printf 'int c%s;\n' 1 2 3 4 5 6 7 8)" "c: add c" &&
+	 git checkout -q -b v2 base &&
+	 _commit c.c "$(printf 'int c%s;\n' 1 2 3 4 5 6 7 8 | sed 's/c3;/c3 = 3;/')" "c: add c" &&
+	 _commit a.c "int a;" "a: add a" &&
+	 git format-patch -q --thread=shallow --cover-letter --base=base \
+		-o "$TRASH/p1" base..v1) || return 1
+	v1c=$(msgid_of "$TRASH/p1/0000-cover-letter.patch")
+	sleep 1
+	(cd "$1" && git format-patch -q --thread=shallow --cover-letter \
+		--base=base -v2 --in-reply-to="$v1c" -o "$TRASH/p2" base..v2)
+}

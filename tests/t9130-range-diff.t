@@ -7,18 +7,8 @@
 plan 32
 
 R=$TRASH/repo
-make_repo "$R"
+two_revisions "$R" || exit 1
 commit() { printf '%s\n' "$2" >"$1" && git add "$1" && git commit -qm "$3"; }
-(cd "$R" && git checkout -q -b v1 base &&
- commit a.c "int a;" "a: add a" && commit b.c "int b;" "b: add b" &&
- commit c.c "$(printf 'int c%s;\n' 1 2 3 4 5 6 7 8)" "c: add c" &&
- git checkout -q -b v2 base &&
- commit c.c "$(printf 'int c%s;\n' 1 2 3 4 5 6 7 8 | sed 's/c3;/c3 = 3;/')" "c: add c" && commit a.c "int a;" "a: add a")
-(cd "$R" && git format-patch -q --thread=shallow --cover-letter --base=base -o "$TRASH/p1" base..v1)
-v1c=$(msgid_of "$TRASH/p1/0000-cover-letter.patch")
-sleep 1
-(cd "$R" && git format-patch -q --thread=shallow --cover-letter --base=base -v2 \
-	--in-reply-to="$v1c" -o "$TRASH/p2" base..v2)
 to_mbox "$TRASH/thread.mbox" "$TRASH"/p1/*.patch "$TRASH"/p2/*.patch
 id=$(msgid_of "$TRASH/p2/v2-0001-c-add-c.patch")
 git clone -q "$R" "$TRASH/u"
