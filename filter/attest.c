@@ -302,33 +302,6 @@ check_patatt(struct attest *a, const struct message *msg, const char *name,
 	return rc;
 }
 
-/*
- * Whether a header line of @msg starts with field @name: a cheap test
- * before message_header(), which unfolds every field it passes (most
- * messages, the replies among them, carry no signature at all).
- */
-static gboolean
-has_field(const struct message *msg, const char *name)
-{
-	const char *p = msg->raw, *end = msg->raw + msg->body_off;
-	size_t n = strlen(name);
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-
-		const char *q = p + n;
-
-		if ((size_t)(end - p) > n && !g_ascii_strncasecmp(p, name, n)) {
-			while (q < end && (*q == ' ' || *q == '\t'))
-				q++;
-			if (q < end && *q == ':')
-				return TRUE;
-		}
-		p = nl ? nl + 1 : end;
-	}
-	return FALSE;
-}
-
 int
 attest_message(struct attest *a, const struct message *msg, const char *label,
 	       gboolean say_label)
@@ -338,10 +311,11 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 
 	if (!a || a->policy == ATTEST_OFF)
 		return LORE_OK;
-	/* an unsigned message costs one look at its header lines' names */
-	if (has_field(msg, "DKIM-Signature"))
+	/* an unsigned message costs nothing more: message_parse() saw its
+	 * field names */
+	if (msg->dkim_signed)
 		dkim = message_header(msg, "DKIM-Signature");
-	if (has_field(msg, "X-Developer-Signature"))
+	if (msg->dev_signed)
 		dev = message_header(msg, "X-Developer-Signature");
 	if (!dkim && !dev)
 		return LORE_OK;
@@ -363,8 +337,7 @@ attest_followup(struct attest *a, const struct message *msg,
 
 	*mark = NULL;
 	if (!a || a->policy == ATTEST_OFF || !msg ||
-	    (!has_field(msg, "DKIM-Signature") &&
-	     !has_field(msg, "X-Developer-Signature")))
+	    (!msg->dkim_signed && !msg->dev_signed))
 		return LORE_OK;
 	if (!a->replies)
 		a->replies = g_hash_table_new_full(NULL, NULL, NULL, g_free);

@@ -313,6 +313,12 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	case 'd':
 		if (IS("date"))
 			slot = &m->date_hdr;
+		else if (IS("dkim-signature"))
+			m->dkim_signed = TRUE;
+		break;
+	case 'x':
+		if (IS("x-developer-signature"))
+			m->dev_signed = TRUE;
 		break;
 	case 't':
 		if (IS("to"))

@@ -31,6 +31,8 @@ struct message {
 	char *cc_hdr;
 	char *ctype_hdr; /* raw Content-Type and -Transfer-Encoding */
 	char *cte_hdr;
+	gboolean dkim_signed; /* a DKIM-Signature field is there (attest.c) */
+	gboolean dev_signed;  /* an X-Developer-Signature (patatt) is there */
 	char *body;	  /* decoded UTF-8 text with LF ends (message_body) */
 	char *patch_text; /* the same with the patch's bytes as sent, when
 			   * they are not UTF-8 (message_am_body); or NULL */
