@@ -10,24 +10,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-attest.sh"
-lore=$here/../lore-am
-runs=5 work=
-while getopts r:w: o; do
-	case $o in
-	r) runs=$OPTARG ;;
-	w) work=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-die() { echo "attest-bench: $*" >&2; exit 1; }
-say() { echo "attest-bench: $*" >&2; }
-for p in b4 hyperfine unshare git; do
-	command -v "$p" >/dev/null || die "$p is not installed"
-done
-[ -x "$lore" ] || die "build lore-am first (make)"
-keep=$work
-[ -n "$work" ] || work=$(mktemp -d)
-mkdir -p "$work" && work=$(cd "$work" && pwd)
+attest_start attest-bench "b4 hyperfine unshare git" "$@"
 
 # tests/lib-dkim.sh makes the keys, signs, and runs dnsmasq
 TRASH=$work
@@ -38,30 +21,12 @@ trap 'eval "$_hooks"; [ -n "$keep" ] || rm -rf "$work"' EXIT
 . "$here/../tests/lib-dkim.sh"
 dkim_setup
 
-export HOME=$work/home XDG_CACHE_HOME=$work/home/.cache
-export XDG_CONFIG_HOME=$work/home/.config
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
-export LC_ALL=C.UTF-8 TZ=UTC
-mkdir -p "$HOME"
-git config --global user.name "Bench Maintainer"
-git config --global user.email "bench@example.org"
-# the generated mails are dated 2024 and signed today: both tools would
-# call every signature stale, and b4 would then skip nothing; check all
-git config --global lore-am.attestation-staleness-days 0
-git config --global b4.attestation-staleness-days 0
-
 # dnsmasq on port 53 of a loopback address nothing else uses
-_k=$(cat "$D/rsa.pub")
-"$DNSMASQ" -k --conf-file=/dev/null --no-resolv --no-hosts \
-	--bind-interfaces --listen-address=127.5.5.5 --port=53 --user=root \
-	--pid-file= --local=/example.org/ --local=/example.net/ \
-	"--txt-record=rsa._domainkey.example.org,v=DKIM1; k=rsa; p=${_k:0:200},${_k:200}" &
-dns_pid=$!
-at_exit "kill $dns_pid 2>/dev/null"
+dns_serve 127.5.5.5 53 "$work/dns.log" ||
+	die "dnsmasq did not start: $(cat "$work/dns.log.err")"
+at_exit "kill $DNS_SERVED 2>/dev/null"
 echo "nameserver 127.5.5.5" >"$work/resolv.conf"
 export LORE_AM_NAMESERVER=127.5.5.5:53
-sleep 1
-kill -0 "$dns_pid" || die "dnsmasq did not start"
 
 # b4 sees the test server as the system's resolver
 cat >"$work/b4ns" <<EOF2

@@ -1,5 +1,46 @@
 # lib-attest.sh - what attest-bench.sh (DKIM) and patatt-bench.sh share,
-# sourced by both. Uses their $runs and $work.
+# sourced by both.
+
+# attest_start NAME "TOOLS" ARGS...: the options both take (-r RUNS,
+# -w WORKDIR) into $runs and $work, die and say prefixed with NAME, the
+# TOOLS checked, $lore (this tree's build), $work made (removed at exit
+# unless -w named it, $keep), and a HOME of its own there with the git
+# identity and both tools' staleness check off: the generated mails are
+# dated 2024 and signed today, so both would call every signature stale.
+attest_start() {
+	local p o OPTIND=1
+
+	_name=$1 tools=$2
+	shift 2
+	lore=$here/../lore-am runs=5 work=
+	while getopts r:w: o; do
+		case $o in
+		r) runs=$OPTARG ;;
+		w) work=$OPTARG ;;
+		*) exit 2 ;;
+		esac
+	done
+	for p in $tools; do
+		command -v "$p" >/dev/null || die "$p is not installed"
+	done
+	[ -x "$lore" ] || die "build lore-am first (make)"
+	keep=$work
+	[ -n "$work" ] || work=$(mktemp -d)
+	mkdir -p "$work" && work=$(cd "$work" && pwd)
+	trap '[ -n "$keep" ] || rm -rf "$work"' EXIT
+	export HOME=$work/home XDG_CACHE_HOME=$work/home/.cache
+	export XDG_CONFIG_HOME=$work/home/.config
+	export XDG_DATA_HOME=$work/home/.local/share
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
+	export LC_ALL=C.UTF-8 TZ=UTC
+	mkdir -p "$HOME"
+	git config --global user.name "Bench Maintainer"
+	git config --global user.email "dev@example.org"
+	git config --global lore-am.attestation-staleness-days 0
+	git config --global b4.attestation-staleness-days 0
+}
+die() { echo "$_name: $*" >&2; exit 1; }
+say() { echo "$_name: $*" >&2; }
 
 # attest_compare NAME N LORE_CMD B4_CMD: lore-am with attestation off and
 # on, b4 with b4.attestation-policy off and softfail, each timed by

@@ -9,36 +9,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib-attest.sh"
-lore=$here/../lore-am
-runs=5 work=
-while getopts r:w: o; do
-	case $o in
-	r) runs=$OPTARG ;;
-	w) work=$OPTARG ;;
-	*) exit 2 ;;
-	esac
-done
-die() { echo "patatt-bench: $*" >&2; exit 1; }
-say() { echo "patatt-bench: $*" >&2; }
-for p in b4 patatt hyperfine git; do
-	command -v "$p" >/dev/null || die "$p is not installed"
-done
-[ -x "$lore" ] || die "build lore-am first (make)"
-keep=$work
-[ -n "$work" ] || work=$(mktemp -d)
-mkdir -p "$work" && work=$(cd "$work" && pwd)
-trap '[ -n "$keep" ] || rm -rf "$work"' EXIT
-
-export HOME=$work/home XDG_CACHE_HOME=$work/home/.cache
-export XDG_CONFIG_HOME=$work/home/.config XDG_DATA_HOME=$work/home/.local/share
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/home/.gitconfig
-export LC_ALL=C.UTF-8 TZ=UTC
-mkdir -p "$HOME"
-git config --global user.name "Bench Maintainer"
-git config --global user.email "dev@example.org"
-# the generated mails are dated 2024 and signed today: check all
-git config --global lore-am.attestation-staleness-days 0
-git config --global b4.attestation-staleness-days 0
+attest_start patatt-bench "b4 patatt hyperfine git" "$@"
 patatt genkey -n bench >/dev/null 2>&1
 git config --global patatt.signingkey ed25519:bench
 git config --global patatt.selector bench
