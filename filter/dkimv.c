@@ -34,6 +34,7 @@ static struct {
 	__typeof__(dkim_sig_geterror) *sig_geterror;
 	__typeof__(dkim_sig_getcanonlen) *sig_getcanonlen;
 	__typeof__(dkim_sig_getsigntime) *sig_getsigntime;
+	__typeof__(dkim_sig_gettagvalue) *sig_gettagvalue;
 } lib;
 
 /* clang-format off */
@@ -56,6 +57,7 @@ static const struct lore_sym syms[] = {
 	{ "dkim_sig_geterror", (gpointer *)&lib.sig_geterror },
 	{ "dkim_sig_getcanonlen", (gpointer *)&lib.sig_getcanonlen },
 	{ "dkim_sig_getsigntime", (gpointer *)&lib.sig_getsigntime },
+	{ "dkim_sig_gettagvalue", (gpointer *)&lib.sig_gettagvalue },
 };
 
 static struct lore_lib libdkim = { .soname = DKIMV_LIB,
@@ -206,6 +208,7 @@ sig_clear(gpointer p)
 
 	g_free(s->domain);
 	g_free(s->why);
+	g_free(s->hdrs);
 }
 
 /* Why the key of @sig was not had: the answer is cached, so this asks the
@@ -262,6 +265,8 @@ judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, gint64 date,
 	ssize_t msglen = -1, canonlen = -1, signlen = -1;
 
 	out->domain = lore_term_safe(dom ? dom : "?", -1);
+	out->hdrs = g_strdup(
+	    (const char *)lib.sig_gettagvalue(sig, FALSE, (u_char *)"h"));
 	if ((lib.sig_getflags(sig) & DKIM_SIGFLAG_PASSED) &&
 	    lib.sig_getbh(sig) == DKIM_SIGBH_MATCH) {
 		lib.sig_getcanonlen(dkim, sig, &msglen, &canonlen, &signlen);

@@ -26,6 +26,7 @@ struct dkimv_sig {
 	enum dkimv_verdict verdict;
 	char *domain; /* d= as signed, terminal-safe */
 	char *why;    /* a short reason for a failure, terminal-safe */
+	char *hdrs;   /* h= as signed (the fields it covers), or NULL */
 };
 
 struct dkimv;

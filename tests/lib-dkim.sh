@@ -33,6 +33,7 @@ import sys, dkim
 key, sel, dom = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
 opts = sys.argv[4].split(',')
 key = open(key, 'rb').read()
+# "twice": h= names each field twice, which signs a second instance too
 hdrs = [b'from', b'to', b'subject', b'date', b'message-id', b'in-reply-to',
         b'references']
 for f in sys.argv[5:]:
@@ -47,14 +48,15 @@ for f in sys.argv[5:]:
                     signature_algorithm=b'ed25519-sha256'
                     if 'ed25519' in opts else b'rsa-sha256',
                     length='length' in opts,
-                    include_headers=hdrs)
+                    include_headers=hdrs * (2 if 'twice' in opts else 1))
     open(f, 'wb').write(head + (sig + msg).replace(b'\r\n', b'\n'))
 PYEOF
 }
 
 # dkim_sign rsa|rsa:SELECTOR|ed|nokey OPTS FILE...: sign the FILEs in
 # place (rsa:SELECTOR: the RSA key, under another selector of example.org);
-# OPTS is "-" or "length" (an l= tag)
+# OPTS is "-", or "length" (an l= tag) and "twice" (h= names each field
+# twice) separated by commas
 dkim_sign() {
 	_k=$1 _o=$2; shift 2
 	case $_k in
