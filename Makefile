@@ -156,7 +156,7 @@ VALGRIND_CI_TESTS = tests/unit/run-units.t tests/t0100-b4-conformance.t \
 	tests/t1040-bodies.t tests/t1050-input.t tests/t3000-lore-fetch.t \
 	tests/t4000-notmuch.t tests/t5000-passthrough.t \
 	tests/t7030-index-faults.t \
-	tests/t7100-attest-dkim.t tests/t9120-check.t
+	tests/t7100-attest-dkim.t tests/t7130-attest-big-key.t tests/t9120-check.t
 
 valgrind-check: lore-am units
 ifdef SANITIZE
