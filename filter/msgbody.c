@@ -533,9 +533,11 @@ message_body(struct message *msg)
 	if (kind != BODY_MIME)
 		set_flowed(&a, msg->ctype_hdr);
 	/* Most bodies are UTF-8 with LF line ends already: they are used in
-	 * place (raw is NUL-terminated), not copied. */
+	 * place (raw is NUL-terminated), not copied. ISO-2022-JP and its
+	 * kin are valid UTF-8 too, and still need converting. */
 	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
-	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL)) {
+	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL) &&
+	    !lore_charset_7bit_stateful(charset)) {
 		msg->body = (char *)raw;
 		return msg->body;
 	}

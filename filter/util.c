@@ -232,13 +232,33 @@ lore_utf8_width(const char *s)
 	return g_utf8_strlen(s, -1);
 }
 
+gboolean
+lore_charset_7bit_stateful(const char *charset)
+{
+	if (!charset)
+		return FALSE;
+	/* ISO-2022-JP, -JP-2, -KR, -CN..., with or without the dash, and
+	 * the IANA aliases csISO2022JP... */
+	if (!g_ascii_strncasecmp(charset, "cs", 2))
+		charset += 2;
+	return !g_ascii_strncasecmp(charset, "iso-2022", 8) ||
+	       !g_ascii_strncasecmp(charset, "iso2022", 7) ||
+	       !g_ascii_strcasecmp(charset, "utf-7") ||
+	       !g_ascii_strcasecmp(charset, "utf7") ||
+	       !g_ascii_strncasecmp(charset, "hz", 2);
+}
+
 char *
 lore_to_utf8(const char *s, size_t len, const char *charset)
 {
 	char *out = NULL;
 	gboolean nul = memchr(s, '\0', len) != NULL;
 
-	if (!nul && g_utf8_validate(s, len, NULL))
+	/* valid UTF-8 is taken as it is whatever its label says (a
+	 * mislabelled part), except in a 7-bit charset that shifts state
+	 * with escapes, whose every text is valid UTF-8 */
+	if (!nul && g_utf8_validate(s, len, NULL) &&
+	    !lore_charset_7bit_stateful(charset))
 		return g_strndup(s, len);
 	if (nul) {
 		/* NUL bytes are never text: drop them before anything else */

@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 97
+plan 100
 
 R=$TRASH/repo
 make_repo "$R"
@@ -329,4 +329,39 @@ mkdir -p "$TRASH/md/cur" "$TRASH/md/new" "$TRASH/md/tmp" && cp "$TRASH/i5" "$TRA
 is "$(grep -c '^From ' "$TRASH/i5.mbx")" 1 "a 'From <sha>' line at the top is not written"
 is "$(sed -n 's/^\(From\|Subject\): //p' "$TRASH/i5.mbx" | tr '\n' '|')" \
    "[PATCH] in-body subject|In Body <inbody@example.com>|" "the in-body author and subject after it are taken"
+
+# a 7-bit stateful charset (ISO-2022-JP, as UTF-7 and HZ) is valid UTF-8
+# as it stands and must still be converted: an encoded word in From: in
+# the form of git's t5100 sample 0004 ("Name / =?ISO-2022-JP?B?...?="), and
+# the message in that charset, in a single part and beside an attached diff
+cat > "$TRASH/jis.pl" <<'EOF'
+# jis.pl OUT LAYOUT: a patch mail from a Japanese author, in ISO-2022-JP
+use strict; use warnings; use utf8;
+use Encode; use MIME::Base64;
+my ($out, $layout) = @ARGV;
+my $dir = $ENV{TRASH};
+sub slurp { local $/; open my $f, '<', "$dir/$_[0]" or die; my $s = <$f>; return $s }
+my $word = encode_base64(encode('iso-2022-jp', "山田太郎"), '');
+my $msg = encode('iso-2022-jp', "五行目を数字でなく言葉で書く。\n\n" .
+		 "Signed-off-by: 山田太郎 <taro\@example.com>\n");
+my $patch = "---\n" . slurp('stat') . "\n" . slurp('diff');
+my $mail = "From: Taro YAMADA / =?ISO-2022-JP?B?$word?= <taro\@example.com>\n" .
+	   "Date: Tue, 3 Jan 2023 11:00:00 +0900\nSubject: [PATCH] file: change line 5\n" .
+	   "Message-Id: <patch\@example.com>\nMIME-Version: 1.0\n";
+my $jis = "Content-Type: text/plain; charset=ISO-2022-JP\nContent-Transfer-Encoding: 7bit\n\n";
+if ($layout eq 'single') {
+	$mail .= "$jis$msg$patch";
+} else {
+	$mail .= "Content-Type: multipart/mixed; boundary=\"jb\"\n\n--jb\n$jis$msg\n--jb\n" .
+		 "Content-Type: text/x-patch; charset=us-ascii; name=\"x.patch\"\n\n$patch\n--jb--\n";
+}
+open my $f, '>', $out or die; binmode $f; print $f $mail;
+EOF
+perl "$TRASH/jis.pl" "$TRASH/j1" single || exit 1
+oracle "$TRASH/j1" "ISO-2022-JP: an encoded word in From: and the message part"
+is "$(git -C "$TRASH/lore" log -1 --format='%an <%ae>')" \
+   "Taro YAMADA / 山田太郎 <taro@example.com>" "and the author is the name, converted"
+perl "$TRASH/jis.pl" "$TRASH/j2" multi || exit 1
+oracle "$TRASH/j2" "ISO-2022-JP: the message part beside an attached diff"
+
 done_testing
