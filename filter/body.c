@@ -131,13 +131,23 @@ strip_nl(GString *s, gboolean left, gboolean right)
 /*
  * The trailer reader strips the paragraph it reads (as b4 does), which
  * takes the indentation of its first line: an indented stack trace line
- * or " >From" must reach the commit as it was written.
+ * or " >From" must reach the commit as it was written. After two blank
+ * lines (or more, or white space only) the paragraph starts with them.
  */
 static void
 keep_indent(const char *para, GPtrArray *lines)
 {
-	size_t ws = strspn(para, " \t");
+	size_t ws;
 	char *first;
+
+	for (;;) {
+		size_t b = strspn(para, " \t\r");
+
+		if (para[b] != '\n')
+			break;
+		para += b + 1;
+	}
+	ws = strspn(para, " \t");
 
 	if (!ws || !lines->len)
 		return;

@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 100
+plan 102
 
 R=$TRASH/repo
 make_repo "$R"
@@ -363,5 +363,15 @@ is "$(git -C "$TRASH/lore" log -1 --format='%an <%ae>')" \
    "Taro YAMADA / 山田太郎 <taro@example.com>" "and the author is the name, converted"
 perl "$TRASH/jis.pl" "$TRASH/j2" multi || exit 1
 oracle "$TRASH/j2" "ISO-2022-JP: the message part beside an attached diff"
+
+# the first line of the last paragraph keeps its indentation after two
+# blank lines (a diffstat quoted in the message, then the diff)
+{ echo "intro"; echo; echo; echo "  indented one"; echo "  indented two"; echo "---"
+  cat "$TRASH/stat"; echo; cat "$TRASH/diff"; } > "$TRASH/b.ind"
+mail "$TRASH/n1" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.ind"
+oracle "$TRASH/n1" "an indented paragraph after two blank lines keeps its indentation"
+{ echo "The changes:"; echo; echo; cat "$TRASH/stat"; cat "$TRASH/diff"; } > "$TRASH/b.ind2"
+mail "$TRASH/n2" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.ind2"
+oracle "$TRASH/n2" "a diffstat quoted after two blank lines, the diff right after it"
 
 done_testing
