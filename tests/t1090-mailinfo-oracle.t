@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 102
+plan 106
 
 R=$TRASH/repo
 make_repo "$R"
@@ -373,5 +373,22 @@ oracle "$TRASH/n1" "an indented paragraph after two blank lines keeps its indent
 { echo "The changes:"; echo; echo; cat "$TRASH/stat"; cat "$TRASH/diff"; } > "$TRASH/b.ind2"
 mail "$TRASH/n2" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.ind2"
 oracle "$TRASH/n2" "a diffstat quoted after two blank lines, the diff right after it"
+
+# a "-- " signature between the message and the diff is part of the
+# message for git am; new trailers go where git interpret-trailers puts
+# them (after it when git sees one trailer block, else a paragraph on)
+sob="Signed-off-by: Pat <jose@example.com>"
+printf 'intro\n-- \nPat, the signature\n\n' > "$TRASH/b.s1"
+printf 'intro\n\n%s\n-- \nPat, the signature\n\n' "$sob" > "$TRASH/b.s2"
+printf 'intro\n\n%s\n-- \nPat\nthe signature\nin three lines\n---\n' "$sob" > "$TRASH/b.s3"
+printf 'intro\n\n%s\n\n-- \nPat, the signature\n' "$sob" > "$TRASH/b.s4"
+for s in 1 2 3 4; do
+	cat "$TRASH/diff" >> "$TRASH/b.s$s"
+	mail "$TRASH/s$s" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.s$s"
+done
+oracle "$TRASH/s1" "a '-- ' signature glued to the message, above the diff"
+oracle "$TRASH/s2" "a '-- ' signature under the Signed-off-by (one trailer block for git)"
+oracle "$TRASH/s3" "a longer '-- ' signature under the Signed-off-by (no trailer block for git)"
+oracle "$TRASH/s4" "a '-- ' signature in a paragraph of its own"
 
 done_testing
