@@ -44,7 +44,9 @@ has_diff_bytes(const char *t, size_t n)
 {
 	return (n >= 11 && !memcmp(t, "diff --git ", 11)) ||
 	       memmem(t, n, "\ndiff --git ", 12) ||
-	       (memmem(t, n, "\n--- ", 5) && memmem(t, n, "\n+++ ", 5));
+	       (((n >= 4 && !memcmp(t, "--- ", 4)) ||
+		 memmem(t, n, "\n--- ", 5)) &&
+		memmem(t, n, "\n+++ ", 5));
 }
 
 static gboolean
@@ -272,7 +274,15 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		g_byte_array_free(ba, TRUE);
 		return;
 	}
-	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
+	/* once the patch has begun, a part without a diff of its own (a
+	 * list's footer that Mailman adds as a part to a mail it cannot
+	 * append to) is no part of it, as b4 and patchwork read it; git am
+	 * takes it for text after the diff, which changes no commit */
+	if (a->in_patch && !has_diff_bytes((const char *)ba->data, ba->len))
+		text = FALSE;
+	else if (!text)
+		text = has_diff_bytes((const char *)ba->data, ba->len);
+	if (text) {
 		charset =
 		    g_mime_object_get_content_type_parameter(part, "charset");
 		set_flowed(a, g_mime_object_get_header(part, "Content-Type"));

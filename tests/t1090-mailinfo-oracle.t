@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 106
+plan 112
 
 R=$TRASH/repo
 make_repo "$R"
@@ -390,5 +390,26 @@ oracle "$TRASH/s1" "a '-- ' signature glued to the message, above the diff"
 oracle "$TRASH/s2" "a '-- ' signature under the Signed-off-by (one trailer block for git)"
 oracle "$TRASH/s3" "a longer '-- ' signature under the Signed-off-by (no trailer block for git)"
 oracle "$TRASH/s4" "a '-- ' signature in a paragraph of its own"
+
+# a list's footer sent as a MIME part of its own after the patch (as
+# Mailman adds it to a mail that is not us-ascii) is no part of the patch
+# (b4's and patchwork's reading; git am's commit is the same), whatever
+# the patch part's charset and encoding
+for cs in us-ascii:7bit UTF-8:quoted-printable ISO-8859-1:base64; do
+	{ echo "From: Pat <jose@example.com>"; echo "Date: Tue, 3 Jan 2023 11:00:00 +0000"
+	  echo "Subject: [PATCH] x"; echo "Message-Id: <patch@example.com>"; echo "MIME-Version: 1.0"
+	  echo 'Content-Type: multipart/mixed; boundary="===ft=="'; echo; echo "--===ft=="
+	  echo "Content-Type: text/plain; charset=${cs%:*}"; echo "Content-Transfer-Encoding: ${cs#*:}"; echo
+	  case ${cs#*:} in
+	  7bit) iconv -f UTF-8 -t US-ASCII//TRANSLIT "$TRASH/b.plain" ;;
+	  base64) iconv -f UTF-8 -t ISO-8859-1 "$TRASH/b.plain" | base64 ;;
+	  *) perl -MMIME::QuotedPrint -0777 -ne 'print encode_qp($_)' "$TRASH/b.plain" ;;
+	  esac
+	  echo "--===ft=="; echo 'Content-Type: text/plain; charset="us-ascii"'; echo "Content-Disposition: inline"; echo
+	  echo "_______________________________________________"; echo "Foo mailing list"
+	  echo "foo@lists.example.org"; echo "--===ft==--"; } > "$TRASH/ft"
+	oracle "$TRASH/ft" "a footer part after a ${cs%:*} ${cs#*:} patch part"
+	check "and it is not in the patch written" sh -c "! grep -q 'mailing list' '$TRASH/out.mbx'"
+done
 
 done_testing
