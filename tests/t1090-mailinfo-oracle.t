@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 112
+plan 113
 
 R=$TRASH/repo
 make_repo "$R"
@@ -412,4 +412,9 @@ for cs in us-ascii:7bit UTF-8:quoted-printable ISO-8859-1:base64; do
 	check "and it is not in the patch written" sh -c "! grep -q 'mailing list' '$TRASH/out.mbx'"
 done
 
+# a trailer's name in quotes stays as written (git am and b4 keep it)
+{ echo "intro"; echo; echo 'Signed-off-by: "Pat Q. Doe" <jose@example.com>'; echo "---"
+  cat "$TRASH/stat"; echo; cat "$TRASH/diff"; } > "$TRASH/b.q"
+mail "$TRASH/q1" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.q"
+oracle "$TRASH/q1" "a Signed-off-by with a quoted name"
 done_testing
