@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 113
+plan 116
 
 R=$TRASH/repo
 make_repo "$R"
@@ -417,4 +417,20 @@ done
   cat "$TRASH/stat"; echo; cat "$TRASH/diff"; } > "$TRASH/b.q"
 mail "$TRASH/q1" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.q"
 oracle "$TRASH/q1" "a Signed-off-by with a quoted name"
+# on purpose unlike git: a charset nobody knows ("none", as a mailer of
+# patchwork's test mails wrote) stops git am ("cannot convert from none
+# to UTF-8"); lore-am reads the part as UTF-8, invalid bytes as U+FFFD
+sed 's/^Content-Type: text\/plain; charset=UTF-8$/Content-Type: text\/plain; charset="none"/' \
+	"$TRASH/c1" > "$TRASH/none"
+git -C "$TRASH/direct" reset -q --hard base
+if git -C "$TRASH/direct" am -q "$TRASH/none" >/dev/null 2>&1; then st=1; else st=0; fi
+git -C "$TRASH/direct" am --abort 2>/dev/null
+ok $st "git am refuses a part in charset \"none\""
+to_mbox "$TRASH/t.mbox" "$TRASH/none"
+"$LORE_AM" -q -m "$TRASH/t.mbox" patch@example.com > "$TRASH/none.mbx" 2>/dev/null &&
+	git -C "$TRASH/lore" reset -q --hard base &&
+	git -C "$TRASH/lore" am -q "$TRASH/none.mbx" >/dev/null 2>&1
+ok $? "lore-am writes it, and git am applies that"
+is "$(git -C "$TRASH/lore" log -1 --format=%b | head -1)" "Ça marche très bien, dit José." \
+   "with the message as it was sent"
 done_testing
