@@ -57,10 +57,9 @@ is_text_part(GMimeContentType *ct)
 
 	if (!type || !sub)
 		return FALSE;
-	if (!g_ascii_strcasecmp(sub, "plain") &&
-	    !g_ascii_strcasecmp(type, "text"))
-		return TRUE;
-	return !g_ascii_strcasecmp(sub, "x-patch") ||
+	return (!g_ascii_strcasecmp(sub, "plain") &&
+		!g_ascii_strcasecmp(type, "text")) ||
+	       !g_ascii_strcasecmp(sub, "x-patch") ||
 	       !g_ascii_strcasecmp(sub, "x-diff");
 }
 
@@ -274,13 +273,10 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		g_byte_array_free(ba, TRUE);
 		return;
 	}
-	/* once the patch has begun, a part without a diff of its own (a
-	 * list's footer that Mailman adds as a part to a mail it cannot
-	 * append to) is no part of it, as b4 and patchwork read it; git am
-	 * takes it for text after the diff, which changes no commit */
-	if (a->in_patch && !has_diff_bytes((const char *)ba->data, ba->len))
-		text = FALSE;
-	else if (!text)
+	/* once the patch has begun, a part without a diff (a list footer)
+	 * is no part of it, as b4 and patchwork read it; git am takes it for
+	 * text after the diff, which changes no commit */
+	if (a->in_patch || !text)
 		text = has_diff_bytes((const char *)ba->data, ba->len);
 	if (text) {
 		charset =
@@ -308,8 +304,8 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
  */
 #define LORE_MAX_MULTIPARTS 256
 
-static gboolean
-too_many_parts(const struct message *msg)
+gboolean
+message_mime_too_deep(const struct message *msg)
 {
 	size_t pos = 0, ll;
 	const char *l;
@@ -329,12 +325,6 @@ too_many_parts(const struct message *msg)
 	return FALSE;
 }
 
-gboolean
-message_mime_too_deep(const struct message *msg)
-{
-	return too_many_parts(msg);
-}
-
 /*
  * The text of a MIME body through GMime's parser. Only the MIME part is
  * built (g_mime_parser_construct_part), not a GMimeMessage: that would also
@@ -349,7 +339,7 @@ body_via_gmime(struct message *msg, const char *raw, size_t len,
 	GMimeParser *parser;
 	GMimeObject *part;
 
-	if (too_many_parts(msg))
+	if (message_mime_too_deep(msg))
 		return;
 
 	stream = g_mime_stream_mem_new_with_buffer(raw, len);
@@ -542,9 +532,8 @@ message_body(struct message *msg)
 	kind = body_kind(msg, &charset, &enc);
 	if (kind != BODY_MIME)
 		set_flowed(&a, msg->ctype_hdr);
-	/* Most bodies are UTF-8 with LF line ends already: they are used in
-	 * place (raw is NUL-terminated), not copied. ISO-2022-JP and its
-	 * kin are valid UTF-8 too, and still need converting. */
+	/* Most bodies are UTF-8 with LF line ends already: used in place
+	 * (raw ends in a NUL). ISO-2022-JP is valid UTF-8 too: not it. */
 	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
 	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL) &&
 	    !lore_charset_7bit_stateful(charset)) {
