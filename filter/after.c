@@ -7,6 +7,7 @@
 #include "after.h"
 #include "apply.h"
 #include "check.h"
+#include "gitrun.h"
 #include "prep3way.h"
 #include "rangediff.h"
 #include "track.h"
@@ -202,6 +203,10 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	j.merge_flags = merge_flags(cfg);
 	if (j.mode != APPLY_BRANCH && !base)
 		lore_info(" Base: applying on HEAD");
+	/* a Ctrl-C from here on is noted, not acted on at once (gitrun.h):
+	 * either apply_run() stops before the branch moves, or the branch
+	 * has moved and the run ends saying so, with exit 0 */
+	gitrun_guard();
 	rc = apply_run(&j, &err);
 	if (rc) {
 		lore_err("%s", err->message);
@@ -220,8 +225,15 @@ do_apply(struct thread *t, const struct treecheck *tc,
 			  "the current branch",
 			  tc->patches, tc->patches == 1 ? "" : "es", j.onto);
 	}
+	if (!rc && gitrun_interrupted())
+		lore_err("note: interrupted once the series was applied: it "
+			 "stays applied");
 	if (!rc && config_bool(config_get(cfg, "track", NULL)))
 		track(t, r, c, &j);
+	/* once applied, the guard stays to the end of the run: a signal
+	 * now must not turn the exit status into a failure */
+	if (rc)
+		gitrun_unguard();
 	g_strfreev(j.merge_flags);
 	apply_job_clear(&j);
 	return rc;

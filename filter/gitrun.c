@@ -17,6 +17,9 @@
 static volatile sig_atomic_t interrupted;
 static struct sigaction saved[3];
 static const int guarded[] = {SIGINT, SIGTERM, SIGHUP};
+static guint guard_depth;
+static guint hold_depth;
+static sigset_t held_before;
 
 static void
 on_signal(int sig)
@@ -30,6 +33,8 @@ gitrun_guard(void)
 	struct sigaction sa;
 	guint i;
 
+	if (guard_depth++)
+		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -42,8 +47,33 @@ gitrun_unguard(void)
 {
 	guint i;
 
+	if (!guard_depth || --guard_depth)
+		return;
 	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
 		sigaction(guarded[i], &saved[i], NULL);
+}
+
+void
+gitrun_hold(void)
+{
+	sigset_t set;
+	guint i;
+
+	if (hold_depth++)
+		return;
+	sigemptyset(&set);
+	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
+		sigaddset(&set, guarded[i]);
+	sigprocmask(SIG_BLOCK, &set, &held_before);
+}
+
+void
+gitrun_release(void)
+{
+	if (!hold_depth || --hold_depth)
+		return;
+	/* a signal that came while held is delivered here, to on_signal */
+	sigprocmask(SIG_SETMASK, &held_before, NULL);
 }
 
 gboolean
@@ -52,13 +82,23 @@ gitrun_interrupted(void)
 	return interrupted != 0;
 }
 
-/* An unlinked temporary file opened read-write, or -1. */
+/*
+ * An unlinked temporary file opened read-write, or -1. O_TMPFILE makes it
+ * nameless from the start, so a run killed at any moment leaves no file;
+ * where the file system cannot, a named one is unlinked at once.
+ */
 static int
 tmp_fd(GError **err)
 {
 	g_autofree char *path = NULL;
-	int fd = g_file_open_tmp("lore-am-git-XXXXXX", &path, err);
+	int fd = -1;
 
+#ifdef O_TMPFILE
+	fd = open(g_get_tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	fd = g_file_open_tmp("lore-am-git-XXXXXX", &path, err);
 	if (fd >= 0)
 		unlink(path);
 	return fd;

@@ -33,11 +33,24 @@ int gitrun_tty(const char *dir, const char *const *argv, GError **err);
 /*
  * SIGINT, SIGTERM and SIGHUP only set a flag while a stage that must clean
  * up (temporary worktrees) runs; the stage asks gitrun_interrupted()
- * between steps. gitrun_unguard() restores the previous handlers.
+ * between steps. gitrun_unguard() restores the previous handlers; the
+ * calls nest (only the outermost pair changes the handlers).
  */
 void gitrun_guard(void);
 void gitrun_unguard(void);
 gboolean gitrun_interrupted(void);
+
+/*
+ * One step that must happen whole or not at all (moving the user's
+ * branch): gitrun_hold() blocks SIGINT, SIGTERM and SIGHUP in lore-am and
+ * in every program it starts until gitrun_release() (a child inherits the
+ * blocked mask across exec, and git keeps it for its hooks and editor), so
+ * a Ctrl-C sent to the whole process group reaches none of them in the
+ * middle; once released, a signal that came meanwhile is delivered (to the
+ * guard's flag). Call both inside gitrun_guard(); the calls nest.
+ */
+void gitrun_hold(void);
+void gitrun_release(void);
 
 /* The first line of @s without its trailing white space (g_free). */
 char *gitrun_first_line(const char *s);
