@@ -41,7 +41,11 @@ boot_id(void)
 	return s;
 }
 
-/* When process @pid started (clock ticks after boot), 0 when unknown. */
+/*
+ * When process @pid started (clock ticks after boot), 0 when unknown;
+ * G_MAXUINT64 for a zombie (killed, its parent has not reaped it yet),
+ * which kill(pid, 0) would still find.
+ */
 static guint64
 start_time(long pid)
 {
@@ -57,6 +61,8 @@ start_time(long pid)
 	    !(p = strrchr(text, ')')))
 		return 0;
 	f = g_strsplit(p + 1, " ", 0);
+	if (f[0] && f[1] && (!strcmp(f[1], "Z") || !strcmp(f[1], "X")))
+		return G_MAXUINT64;
 	if (g_strv_length(f) > 20)
 		g_ascii_string_to_unsigned(f[20], 10, 0, G_MAXUINT64, &t, NULL);
 	return t;
@@ -107,7 +113,7 @@ tmpwt_owner_gone(const char *owner)
 		return TRUE;
 	/* alive: the same process only if it started when the owner did */
 	now = start_time((long)pid);
-	return start && now && now != start;
+	return now == G_MAXUINT64 || (start && now && now != start);
 }
 
 /* rm -r of a folder lore-am made (symbolic links are not followed) */

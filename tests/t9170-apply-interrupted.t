@@ -62,9 +62,11 @@ state() {
 	 ls "$(git rev-parse --git-dir)" | grep -v '^hooks$')
 }
 # start DIR MODE: lore-am --apply$MODE in DIR, in a process group of its
-# own (setsid execs it: its pid is the group's id); the pid in $pid
+# own (setsid execs it: its pid is the group's id), SIGINT not ignored as
+# from a terminal (a script's "&" ignores it); the pid in $pid
 start() {
-	(cd "$1" && exec setsid "$LORE_AM" -m "$TRASH/thread.mbox" \
+	(cd "$1" && exec setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
+		"$LORE_AM" -m "$TRASH/thread.mbox" \
 		--apply$2 "$id" </dev/null >/dev/null 2>"$1.err") &
 	pid=$!
 }
