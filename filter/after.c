@@ -8,6 +8,7 @@
 #include "apply.h"
 #include "check.h"
 #include "gitrun.h"
+#include "linkcheck.h"
 #include "prep3way.h"
 #include "rangediff.h"
 #include "track.h"
@@ -246,6 +247,7 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	struct amjob_result r = {0};
 	struct treecheck tc = {0};
 	g_autofree char *base = NULL, *top = NULL;
+	gboolean plain;
 	int rc;
 
 	if (c->passthrough || o->result)
@@ -253,17 +255,22 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	if (c->range_diff)
 		return rangediff_run(s, o, c, cfg);
 	/* with -q no Base: line is read: no git process for it */
-	if (lore_quiet && !c->apply && !c->check && !c->prep_3way)
-		return amjob_run(s, o);
-	top = treecheck_toplevel();
-	if (!top && !c->apply && !c->check)
-		return amjob_run(s, o);
+	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;
+	if (!plain)
+		top = treecheck_toplevel();
+	/* outside a work tree, and without those options: the am job's
+	 * own Base: lines, no git process */
+	plain = plain || (!top && !c->apply && !c->check);
 	o->result = &r;
 	o->hold = c->apply != NULL;
-	o->base_later = top != NULL;
+	o->base_later = !plain && top != NULL;
 	rc = amjob_run(s, o);
 	o->result = NULL;
 	if (rc || !r.mbox)
+		goto out;
+	/* what git am would apply without a word */
+	linkcheck_report(r.mbox);
+	if (plain)
 		goto out;
 	treecheck_parse(&tc, r.mbox);
 	{
