@@ -60,17 +60,22 @@ show(const char *subject, int grade, const GString *out,
 	static const char *const word[] = {"clean   ", "warnings", "errors  "};
 	g_autofree char *s = lore_term_safe(subject ? subject : "?", -1);
 	g_autofree char *note = bound_note(b);
-	g_auto(GStrv) lines = g_strsplit(out->str, "\n", -1);
-	guint i, shown = 0;
+	const char *l;
+	size_t pos = 0, n;
+	guint shown = 0;
 
 	lore_info("  %s %s%s", word[grade], s, note);
-	for (i = 0; lines[i] && shown < CHECK_SHOW_LINES; i++) {
-		g_autofree char *l = NULL;
+	/* line by line up to the few shown: the output may be a MiB */
+	while (shown < CHECK_SHOW_LINES &&
+	       lore_next_line(out->str, out->len, &pos, &l, &n)) {
+		g_autofree char *t = NULL;
 
-		if (!*g_strchomp(lines[i]))
+		while (n && g_ascii_isspace(l[n - 1]))
+			n--;
+		if (!n)
 			continue;
-		l = lore_term_safe(lines[i], -1);
-		lore_info("      %s", l);
+		t = lore_term_safe(l, (gssize)n);
+		lore_info("      %s", t);
 		shown++;
 	}
 }
