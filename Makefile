@@ -83,7 +83,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
 LIB_OBJS += filter/rfc2047.o filter/attsplit.o
-LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
+LIB_OBJS += filter/gitrun.o filter/gitbound.o filter/linkcheck.o filter/tmpwt.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
