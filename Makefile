@@ -80,7 +80,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o filter/run.o filter/runopts.o \
 	   filter/nm.o filter/gather.o filter/passthrough.o \
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
-LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/threadout.o
+LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/appendlog.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
 LIB_OBJS += filter/rfc2047.o filter/attsplit.o
 LIB_OBJS += filter/gitrun.o filter/gitbound.o filter/linkcheck.o filter/tmpwt.o filter/treecheck.o filter/mergemsg.o \
