@@ -5,7 +5,9 @@
  * first, local, copy kept; a -m mailbox asked before the thread grew is
  * asked again for what the new messages join. A message piped in by a mail
  * client joins the thread but never stands in for a source: until a source has
- * supplied the target, the next one is asked. "What they lack" is the series
+ * supplied the target, the next one is asked; when none does and the
+ * archive failed, it is the thread only if it is a whole series by itself
+ * (a patch that answers nothing), with a note. "What they lack" is the series
  * stage's answer (series_outline() + series_complete()), so the thread is
  * outlined once per state it reaches, and the outline of the final thread
  * is handed on to the later stages instead of being made again.
