@@ -55,6 +55,7 @@ gather_free(struct gather *g)
 void
 gather_add_local(struct gather *g, struct source *src, enum gather_role role)
 {
+	src->max_cost = g->max_cost;
 	g_ptr_array_add(g->local, src);
 	g_array_append_val(g->roles, role);
 }

@@ -61,6 +61,8 @@ struct gather {
 	gboolean whole_thread;	/* --thread: no series tells when the
 				   thread is complete, so every source
 				   is asked, and nothing is outlined */
+	guint64 max_cost;	/* lore-am.max-size, handed to each local
+				   source added after it is set (0: none) */
 	GPtrArray *notes;	/* char *: what could not be completed */
 	GPtrArray *asked;	/* labels of the sources that answered
 				   (borrowed from them), in order */
@@ -69,7 +71,7 @@ struct gather {
 struct gather *gather_new(void);
 void gather_free(struct gather *g);
 
-/* Append a local source; @g takes ownership. */
+/* Append a local source, bounded by g->max_cost; @g takes ownership. */
 void gather_add_local(struct gather *g, struct source *src,
 		      enum gather_role role);
 /* Set the archive source; @g takes ownership (NULL clears it). */

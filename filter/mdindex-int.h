@@ -30,7 +30,25 @@ struct mdindex {
 	sqlite3 *db;
 	const char *path; /* the mailbox as given (borrowed) */
 	gboolean maildir;
+	/* the thread's memory bound (thread.h's cost; 0: none), what the
+	 * walk and the reading have counted against it so far (the thread's
+	 * cost included), and whether they stopped for it */
+	guint64 budget, spent;
+	guint counted;
+	gboolean over;
 };
+
+/*
+ * What a row of the walk's answer costs in memory until its message is
+ * read: the struct, its strings, its place in the walk's tables.
+ */
+#define MDINDEX_ROW_COST 256
+
+/*
+ * Count a message of @len bytes about to be held, its row too when
+ * @row: FALSE (and x->over set) when that passes the budget.
+ */
+gboolean mdindex_spend(struct mdindex *x, gint64 len, gboolean row);
 
 #define MDINDEX_ERROR (mdindex_error_quark())
 GQuark mdindex_error_quark(void);
@@ -68,7 +86,8 @@ int mdindex_row_place(gconstpointer a, gconstpointer b);
 /*
  * The rows of @msgid's connected component (mdwalk.c), the thread @t's
  * messages taking part; *@found says whether a row has @msgid itself.
- * Returns a new array owning its rows, or NULL and @err.
+ * Returns a new array owning its rows, or NULL and @err; NULL without
+ * @err when the rows would pass x->budget (x->over).
  */
 GPtrArray *mdindex_walk(struct mdindex *x, const char *msgid, struct thread *t,
 			gboolean *found, GError **err);

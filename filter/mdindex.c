@@ -232,6 +232,17 @@ remove_index(const char *file)
 	}
 }
 
+gboolean
+mdindex_spend(struct mdindex *x, gint64 len, gboolean row)
+{
+	x->spent += (guint64)MAX(len, 0) + THREAD_MSG_COST +
+		    (row ? MDINDEX_ROW_COST : 0);
+	x->counted++;
+	if (x->budget && x->spent > x->budget)
+		x->over = TRUE;
+	return !x->over;
+}
+
 /* ---- reading what was found ---- */
 
 struct got {
@@ -278,9 +289,14 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 
 		g->row = r;
 		if (r->dir == MDINDEX_DIR_MBOX) {
-			char *buf = g_malloc(r->len + 1);
+			/* the length is the index's word: a row longer than a
+			 * message may be is one that lies */
+			char *buf =
+			    r->len >= 0 && (guint64)r->len <= LORE_MAX_MESSAGE
+				? g_try_malloc(r->len + 1)
+				: NULL;
 
-			if (x->maildir ||
+			if (!buf || x->maildir ||
 			    pread(fd, buf, r->len, r->off) != (ssize_t)r->len)
 				g->bad = TRUE;
 			else
@@ -289,7 +305,7 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 		} else {
 			g_autofree char *f = g_build_filename(
 			    x->path, subs[r->dir & 1], r->name, NULL);
-			GBytes *b = mbox_slurp(f, 0, NULL);
+			GBytes *b = mbox_slurp_message(f);
 			gsize n;
 			const char *p;
 
@@ -322,12 +338,16 @@ gather(struct mdindex *x, const char *msgid, struct thread *t,
 	struct got g = {.msgs = g_ptr_array_new_with_free_func(
 			    (GDestroyNotify)message_free)};
 	gboolean found = FALSE;
-	GPtrArray *rows = mdindex_walk(x, msgid, t, &found, err);
+	GPtrArray *rows;
 	int rc = LORE_OK;
 	guint i;
 
+	/* what the thread holds already counts against the bound */
+	x->spent = t->cost;
+	x->counted = t->msgs->len;
+	rows = mdindex_walk(x, msgid, t, &found, err);
 	if (!rows) {
-		rc = LORE_EUSAGE;
+		rc = x->over ? MDINDEX_OVER : LORE_EUSAGE;
 		goto out;
 	}
 	/* a message the folder lacks may still be joined to some of it by
@@ -397,9 +417,9 @@ small(const char *real, gboolean maildir)
 
 int
 mdindex_gather(const char *path, const char *msgid, struct thread *t,
-	       const char *origin, guint *added)
+	       const char *origin, guint64 max_cost, guint *added)
 {
-	struct mdindex x = {.db = NULL};
+	struct mdindex x = {.db = NULL, .budget = max_cost};
 	g_autofree char *real = NULL;
 	g_autofree char *file = NULL;
 	GError *err = NULL;
@@ -426,7 +446,9 @@ mdindex_gather(const char *path, const char *msgid, struct thread *t,
 	else
 		rc = LORE_EUSAGE;
 	sqlite3_close_v2(x.db);
-	if (rc == LORE_OK || rc == MDINDEX_PLAIN)
+	if (rc == MDINDEX_OVER)
+		*added = x.counted;
+	if (rc == LORE_OK || rc == MDINDEX_PLAIN || rc == MDINDEX_OVER)
 		return rc;
 	{
 		int code = err ? err->code & 0xff : 0;

@@ -20,10 +20,53 @@ source_error_quark(void)
 	return g_quark_from_static_string("lore-am-source-error");
 }
 
+char *
+source_size_text(guint64 n)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB"};
+	double v = n;
+	int u = -1;
+
+	if (n < 1024)
+		return g_strdup_printf("%" G_GUINT64_FORMAT " bytes", n);
+	while (v >= 1024 && u < 2) {
+		v /= 1024;
+		u++;
+	}
+	if (v == (guint64)v)
+		return g_strdup_printf("%" G_GUINT64_FORMAT " %s", (guint64)v,
+				       units[u]);
+	return g_strdup_printf("%.1f %s", v, units[u]);
+}
+
+char *
+source_over_text(guint64 max, guint n)
+{
+	g_autofree char *cap = source_size_text(max);
+
+	return g_strdup_printf("the thread would take more than %s of memory "
+			       "(%u messages so far, each counted with %u "
+			       "bytes of overhead; see lore-am.max-size)",
+			       cap, n, THREAD_MSG_COST);
+}
+
+int
+source_over_budget(struct source *src, const char *what, guint n, GError **err)
+{
+	g_autofree char *safe = lore_term_safe(what, -1);
+	g_autofree char *why = source_over_text(src->max_cost, n);
+
+	g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read %s: %s", safe,
+		    why);
+	return LORE_EUSAGE;
+}
+
 struct add_ctx {
 	struct thread *t;
 	const char *origin;
 	guint added;
+	guint64 max;   /* the thread's bound, 0: none */
+	gboolean over; /* it was passed: read no more */
 };
 
 static void
@@ -31,8 +74,12 @@ add_one(const char *msg, size_t len, void *data)
 {
 	struct add_ctx *c = data;
 
+	if (c->over)
+		return;
 	if (thread_add_raw(c->t, msg, len, c->origin))
 		c->added++;
+	if (c->max && c->t->cost > c->max)
+		c->over = TRUE;
 }
 
 struct mbox_src {
@@ -69,18 +116,29 @@ mbox_fetch(struct source *src, const char *msgid, struct thread *t,
 	   GError **err)
 {
 	struct mbox_src *p = src->priv;
-	struct add_ctx c = {t, src->name, 0};
+	struct add_ctx c = {t, src->name, 0, src->max_cost, FALSE};
+	g_autofree char *what = NULL;
+	int rc;
 
 	if (not_made_yet(p))
 		return LORE_OK;
-	if (mdindex_gather(p->path, msgid, t, src->name, &c.added) == LORE_OK) {
+	rc = mdindex_gather(p->path, msgid, t, src->name, src->max_cost,
+			    &c.added);
+	if (rc == LORE_OK)
 		src->added += c.added;
+	if (rc == LORE_OK)
 		return LORE_OK;
+	if (rc == MDINDEX_PLAIN) {
+		c.added = 0;
+		if (!mbox_read_path_until(p->path, add_one, &c, &c.over, err))
+			return LORE_EUSAGE;
+		src->added += c.added;
+		if (!c.over)
+			return LORE_OK;
+		c.added = t->msgs->len;
 	}
-	if (!mbox_read_path(p->path, add_one, &c, err))
-		return LORE_EUSAGE;
-	src->added += c.added;
-	return LORE_OK;
+	what = g_strdup_printf("'%s'", p->path);
+	return source_over_budget(src, what, c.added, err);
 }
 
 static void
