@@ -86,7 +86,7 @@ LIB_OBJS += filter/rfc2047.o filter/attsplit.o
 LIB_OBJS += filter/gitrun.o filter/gitbound.o filter/linkcheck.o filter/tmpwt.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
-LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
+LIB_OBJS += filter/mdindex.o filter/mdopen.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
 LIB_OBJS += filter/keyring.o filter/patatt.o filter/pgpv.o filter/edv.o
 HEADERS = $(wildcard filter/*.h)
