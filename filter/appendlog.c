@@ -37,6 +37,8 @@
  */
 #define JOURNAL_BLOCK 4096
 #define JOURNAL_MAX_BLOCKS (128 * 1024)
+/* no write lore-am makes has blocks larger (it would be 8 TiB) */
+#define JOURNAL_MAX_BS (64 << 20)
 
 struct journal {
 	guint64 old, last, bs;
@@ -160,7 +162,7 @@ journal_parse(const char *text, struct journal *j)
 	memset(j, 0, sizeof(*j));
 	if (!journal_pair(a, &j->old, &j->last) || j->last <= j->old || !b ||
 	    !b[0] ||
-	    !g_ascii_string_to_unsigned(b[0], 10, JOURNAL_BLOCK, G_MAXINT32,
+	    !g_ascii_string_to_unsigned(b[0], 10, JOURNAL_BLOCK, JOURNAL_MAX_BS,
 					&j->bs, NULL))
 		return FALSE;
 	j->crcs = g_array_new(FALSE, FALSE, sizeof(guint32));
@@ -204,10 +206,12 @@ static guint64
 verified_end(int fd, const struct journal *j, guint64 size, guint64 *whole)
 {
 	guint64 from = j->old;
-	guint8 *buf = g_malloc(j->bs);
+	guint8 *buf = g_try_malloc(j->bs);
 	guint i;
 
 	*whole = j->old;
+	if (!buf)
+		return from;
 	for (i = 0; i < j->crcs->len; i++) {
 		guint64 to = block_end(from, j->bs, j->last);
 
@@ -354,7 +358,10 @@ appendlog_repair(struct lock *l, GError **err)
 
 	if (!journal_parse(l->stale, &j))
 		return LORE_OK;
-	if (j.iso_to) {
+	if (fstat(l->fd, &st) < 0)
+		goto out;
+	size = (guint64)st.st_size;
+	if (j.iso_to && j.iso_to <= size) {
 		/* a repair that was killed: the span was proved before */
 		rc = isolate_torn(l, &j, j.iso_from, j.iso_to, err);
 		if (!rc)
@@ -366,9 +373,8 @@ appendlog_repair(struct lock *l, GError **err)
 			    l->path, j.iso_to - j.iso_from);
 		goto out;
 	}
-	if (fstat(l->fd, &st) < 0 || (guint64)st.st_size <= j.old)
+	if (j.iso_to || size <= j.old)
 		goto out; /* nothing written, or cut since by someone else */
-	size = (guint64)st.st_size;
 	v = verified_end(l->fd, &j, size, &whole);
 	if (v == j.last)
 		goto out; /* the write is whole */
