@@ -296,10 +296,12 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
 /*
  * The note on an index that could not be used (@err), once what its kind
  * asks was done: a full cache folder's unfinished index removed and the
- * room it wants remembered, one that could not be written removed.
+ * room it wants remembered, one that could not be written removed. @lead
+ * says what became of the index ("was not used").
  */
 static void
-fault_note(const char *file, const char *path, const GError *err)
+fault_note(const char *file, const char *path, const char *lead,
+	   const GError *err)
 {
 	g_autofree char *p = lore_term_safe(path, -1);
 	g_autofree char *why = lore_term_safe(err->message, -1);
@@ -313,24 +315,26 @@ fault_note(const char *file, const char *path, const GError *err)
 		freed = mdindex_remove(file);
 		mdindex_mark_full(file, MAX(2 * freed, (guint64)1 << 20));
 		size = source_size_text(freed);
-		lore_info("NOTE: the index of '%s' was not used: the cache "
-			  "folder '%s' is full (%s); the whole mailbox was "
-			  "read and the unfinished index removed (%s freed): "
-			  "free some space there, or set lore-am.index=false",
-			  p, d, why, size);
+		lore_info("NOTE: the index of '%s' %s: the cache folder '%s' "
+			  "is full (%s); the whole mailbox was read and the "
+			  "unfinished index removed (%s freed): free some "
+			  "space there, or set lore-am.index=false",
+			  p, lead, d, why, size);
 		return;
 	case FAULT_IO:
 		mdindex_remove(file);
-		lore_info("NOTE: the index of '%s' was not used (%s); the "
-			  "whole mailbox was read and the index removed, to be "
-			  "built again by a later run",
-			  p, why);
+		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
+			  "was read and the index removed, to be built again "
+			  "by a later run",
+			  p, lead, why);
 		return;
 	default:
-		lore_info("NOTE: the index of '%s' was not used (%s); the "
-			  "whole mailbox was read (set lore-am.index=false to "
-			  "read it so without this note)",
-			  p, why);
+		if (fault_of(err) == FAULT_BAD)
+			mdindex_remove(file);
+		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
+			  "was read (set lore-am.index=false to read it so "
+			  "without this note)",
+			  p, lead, why);
 	}
 }
 
@@ -344,8 +348,8 @@ use_index(struct mdindex *x, const char *file, const char *path,
 	  const char *msgid, struct thread *t, const char *origin, guint *added)
 {
 	GError *err = NULL;
-	g_autofree char *why = NULL;
-	g_autofree char *p = NULL;
+	g_autofree char *lead = NULL;
+	g_autofree char *p = lore_term_safe(path, -1);
 	guint64 needs, avail;
 	int rc;
 
@@ -355,7 +359,6 @@ use_index(struct mdindex *x, const char *file, const char *path,
 		g_autofree char *n = source_size_text(needs);
 		g_autofree char *a = source_size_text(avail);
 
-		p = lore_term_safe(path, -1);
 		lore_info("NOTE: the index of '%s' was not built: the cache "
 			  "folder '%s' has %s free and it needs about %s; the "
 			  "whole mailbox was read (free some space there, or "
@@ -366,24 +369,21 @@ use_index(struct mdindex *x, const char *file, const char *path,
 	rc = attempt(x, file, msgid, t, origin, added, &err);
 	if (rc == LORE_EUSAGE && fault_of(err) == FAULT_BAD) {
 		/* not ours, or damaged: the cache is ours to build it in */
-		why = fault_text(err);
+		g_autofree char *why = fault_text(err);
+
 		g_clear_error(&err);
 		mdindex_remove(file);
 		rc = attempt(x, file, msgid, t, origin, added, &err);
-		p = lore_term_safe(path, -1);
-		if (rc != LORE_EUSAGE)
+		if (rc != LORE_EUSAGE) {
 			lore_info("NOTE: the index of '%s' %s: built again", p,
 				  why);
-		else
-			lore_info("NOTE: the index of '%s' %s: removed, to be "
-				  "built again",
-				  p, why);
-		if (rc == LORE_EUSAGE && fault_of(err) == FAULT_BAD)
-			mdindex_remove(file);
+			return rc;
+		}
+		lead = g_strdup_printf("%s, and could not be built again", why);
 	}
 	if (rc != LORE_EUSAGE)
 		return rc;
-	fault_note(file, path, err);
+	fault_note(file, path, lead ? lead : "was not used", err);
 	g_clear_error(&err);
 	return MDINDEX_PLAIN;
 }
