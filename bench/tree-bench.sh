@@ -15,7 +15,8 @@
 #   -w DIR      work folder, kept and reused (default bench/out/tree): the
 #               generated tree, the user's clone, raw timings
 #   -L LORE_AM  the binary to time (default ./lore-am of this tree)
-#   -X          skip the variants that are not floors (idx4, cone, cached)
+#   -X          skip the variants that are not floors (fi, idx4, cone,
+#               cached, rd expect)
 #   -T          skip the trace2 summary
 #   -K          skip the --check measure
 #
@@ -91,13 +92,15 @@ if [ ! -e "$user/.git/bench-ready" ]; then
 	say "cloning the tree and checking out its 80 000 files"
 	rm -rf "$user"
 	git clone -q --shared -n "$gen/tree.git" "$user"
-	for n in $sizes; do
-		git -C "$user" fetch -q "$gen/s$n.git" "+refs/tags/base:refs/tags/base" \
-			"+refs/heads/v1:refs/heads/s$n-v1" "+refs/heads/v2:refs/heads/s$n-v2"
-	done
+	git -C "$user" fetch -q "$gen/s$(echo $sizes | cut -d' ' -f1).git" \
+		"+refs/tags/base:refs/tags/base"
 	git -C "$user" checkout -q -b work base
 	touch "$user/.git/bench-ready"
 fi
+for n in $sizes; do
+	git -C "$user" fetch -q "$gen/s$n.git" "+refs/tags/base:refs/tags/base" \
+		"+refs/heads/v1:refs/heads/s$n-v1" "+refs/heads/v2:refs/heads/s$n-v2"
+done
 cd "$user"
 
 declare -A id
@@ -230,7 +233,7 @@ done
 
 # ---- the interleaved runs ---------------------------------------------
 fl="F.am F.apply-seq F.apply-expect F.rd-small F.rd-seq"
-[ "$variants" = 0 ] || fl="$fl F.apply-idx4 F.apply-cone F.apply-cached F.rd-expect"
+[ "$variants" = 0 ] || fl="$fl F.apply-fi F.apply-idx4 F.apply-cone F.apply-cached F.rd-expect"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$(date +%s)
 for ((r = 1; r <= pairs; r++)); do
@@ -324,6 +327,7 @@ row 'the same with `sparse.expectFilesOutsideOfPatterns=true` (floor B)' F.apply
 row "lore-am's range-diff sequence by hand (rd seq)" F.rd-seq
 row 'small-index range-diff, b4'"'"'s fake am (floor C)' F.rd-small
 if [ "$variants" = 1 ]; then
+	row 'apply fi: git am on the small tree, commits rebuilt by fast-import' F.apply-fi
 	row 'apply idx4: floor B with a version 4 index' F.apply-idx4
 	row 'apply cone: cone patterns, sparse index' F.apply-cone
 	row 'apply cached: temporary index, apply --cached, commit-tree' F.apply-cached

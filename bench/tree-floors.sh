@@ -21,6 +21,10 @@
 #   cached     no worktree: a temporary index (GIT_INDEX_FILE) of the base,
 #              then per patch git mailinfo, git apply --cached, write-tree,
 #              commit-tree
+#   fi         git am on a small tree of the touched files only (as
+#              rangediff small), then the same commits rebuilt on the full
+#              base by one git fast-import (each commit's changed blobs,
+#              author, committer and message): no index of the full tree
 # rangediff VARIANTs:
 #   seq        two worktrees as in apply seq, git range-diff
 #   expect     the same with sparse.expectFilesOutsideOfPatterns=true
@@ -120,6 +124,7 @@ apply() {
 		am_in "$tmp/wt" "$mbx"
 		tip=$(git -C "$tmp/wt" rev-parse HEAD)
 		;;
+	fi) tip=$(on_full "$(small "$mbx" s)") ;;
 	*) die "unknown apply variant '$VARIANT'" ;;
 	esac
 	git merge --ff-only --quiet "$tip"
@@ -140,6 +145,33 @@ small() {
 	wts+=("$tmp/$n")
 	git -C "$tmp/$n" am --quiet <"$mbx"
 	echo "$start $(git -C "$tmp/$n" rev-parse HEAD)"
+}
+
+# on_full "START END": the commits START..END again on HEAD's full tree,
+# by one fast-import (blobs by id, so nothing is copied); prints the tip
+on_full() {
+	local start=${1% *} end=${1#* }
+	git log --reverse --raw --no-renames --no-abbrev --date=raw \
+		--format='%x01%an%x02%ae%x02%ad%x02%cn%x02%ce%x02%cd%x02%B%x03' \
+		"$start..$end" | perl -e '
+		local $/; my $in = <STDIN>; my $from = shift; my $n = 0;
+		for my $c (split /\x01/, $in) {
+			next if $c eq "";
+			my ($h, $raw) = split /\x03/, $c, 2;
+			my ($an, $ae, $ad, $cn, $ce, $cd, $msg) = split /\x02/, $h, 7;
+			$n++;
+			print "commit refs/floor/fi\nmark :$n\n";
+			print "author $an <$ae> $ad\ncommitter $cn <$ce> $cd\n";
+			print "data ", length($msg), "\n$msg\n";
+			print "from ", ($n == 1 ? $from : ":" . ($n - 1)), "\n";
+			for (split /\n/, $raw) {
+				next unless /^:(\d+) (\d+) \S+ (\S+) (\S)\t(.*)$/;
+				print $4 eq "D" ? "D $5\n" : "M $2 $3 $5\n";
+			}
+			print "\n";
+		}' "$(git rev-parse HEAD)" | git fast-import --quiet
+	git rev-parse refs/floor/fi
+	git update-ref -d refs/floor/fi
 }
 
 rangediff() {
