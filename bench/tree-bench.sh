@@ -19,6 +19,7 @@
 #               cached, rd expect)
 #   -T          skip the trace2 summary
 #   -K          skip the --check measure
+#   -k          only the --check measure
 #
 # Every run starts from the same state: the clone's branch reset to the
 # series' base, FETCH_HEAD, ORIG_HEAD, b4's .git/b4-cover and
@@ -38,7 +39,7 @@ say() { echo "tree-bench.sh: $*" >&2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 pairs=5 sizes="10 50" work=$here/out/tree lore=$here/../lore-am
-variants=1 trace=1 checks=1
+variants=1 trace=1 checks=1 only_check=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) pairs=${2:?}; shift 2 ;;
@@ -48,6 +49,7 @@ while [ $# -gt 0 ]; do
 	-X) variants=0; shift ;;
 	-T) trace=0; shift ;;
 	-K) checks=0; shift ;;
+	-k) only_check=1; shift ;;
 	-h|--help) usage 0 ;;
 	*) echo "tree-bench.sh: unknown argument '$1'" >&2; usage ;;
 	esac
@@ -201,6 +203,19 @@ run_one() {
 	esac
 }
 
+median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (!NR) { print "nan"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+# med N LABEL [COLUMN]: the median wall time (or column) of a cell
+med() { awk -v c="${3:-1}" '{ print $c }' "$work/t/$1.$2" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf("%.2f", a / b); else print "n/a" }'; }
+secs() { awk -v s="$1" 'BEGIN { printf(s < 1 ? "%.3f" : "%.2f", s) }'; }
+mark() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "met" : "**missed**") }'; }
+
+mkdir -p "$work/t" "$work/cmp"
+if [ "$only_check" = 0 ]; then
 # ---- sanity: the outputs both tools write are the same series ---------
 say "checking both tools' results once"
 mkdir -p "$work/t" "$work/cmp"
@@ -254,16 +269,6 @@ done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 t_end=$(date +%s)
 
-median() {
-	sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "nan"; exit }
-		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-# med N LABEL [COLUMN]: the median wall time (or column) of a cell
-med() { awk -v c="${3:-1}" '{ print $c }' "$work/t/$1.$2" | median; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf("%.2f", a / b); else print "n/a" }'; }
-secs() { awk -v s="$1" 'BEGIN { printf(s < 1 ? "%.3f" : "%.2f", s) }'; }
-mark() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "met" : "**missed**") }'; }
 
 # ---- the report --------------------------------------------------------
 echo "## lore-am against b4 in a kernel-sized tree (bench/tree-bench.sh)"
@@ -394,6 +399,8 @@ if [ "$trace" = 1 ]; then
 	done
 fi
 
+fi
+
 # ---- --check: one run of the check command per patch ---------------------
 if [ "$checks" = 1 ]; then
 	n=$(echo "$sizes" | awk '{ print $NF }')
@@ -421,6 +428,8 @@ PERL
 		timed "$n" nocheck none /dev/null "$lore" -q -m "$gen/s$n.mbox" -o - "${id[$n]}"
 		timed "$n" check none /dev/null "$lore" -m "$gen/s$n.mbox" --check -o - "${id[$n]}"
 	done
+	rm -rf "$work/cmp/one"
+	mkdir -p "$work/cmp/one"
 	git mailsplit -o"$work/cmp/one" "$work/s$n.mbx" >/dev/null
 	"$work/rusage" "$pairs" "$work/cmp/one/0001" "$work/check.pl" >"$work/t/$n.one"
 	"$lore" -m "$gen/s$n.mbox" --check -o - "${id[$n]}" </dev/null 2>"$work/cmp/check.err" >/dev/null
