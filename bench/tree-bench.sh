@@ -16,7 +16,7 @@
 #               generated tree, the user's clone, raw timings
 #   -L LORE_AM  the binary to time (default ./lore-am of this tree)
 #   -X          skip the variants that are not floors (fi, idx4, cone,
-#               cached, rd expect)
+#               cached, rd expect, rd smallpar)
 #   -T          skip the trace2 summary
 #   -K          skip the --check measure
 #   -k          only the --check measure
@@ -248,7 +248,7 @@ done
 
 # ---- the interleaved runs ---------------------------------------------
 fl="F.am F.apply-seq F.apply-expect F.rd-small F.rd-seq"
-[ "$variants" = 0 ] || fl="$fl F.apply-fi F.apply-idx4 F.apply-cone F.apply-cached F.rd-expect"
+[ "$variants" = 0 ] || fl="$fl F.apply-fi F.apply-idx4 F.apply-cone F.apply-cached F.rd-expect F.rd-smallpar"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$(date +%s)
 for ((r = 1; r <= pairs; r++)); do
@@ -337,6 +337,7 @@ if [ "$variants" = 1 ]; then
 	row 'apply cone: cone patterns, sparse index' F.apply-cone
 	row 'apply cached: temporary index, apply --cached, commit-tree' F.apply-cached
 	row 'rd expect: rd seq with expectFilesOutsideOfPatterns' F.rd-expect
+	row 'rd smallpar: floor C, both revisions at once' F.rd-smallpar
 fi
 echo
 echo "Targets (ratios of this run):"

@@ -31,6 +31,7 @@
 #   small      b4's "fake am": per revision a commit whose tree holds only
 #              the files the patches touch (a temporary index filled from
 #              ls-tree), git am on it in a worktree, git range-diff
+#   smallpar   small with the two revisions made at the same time
 set -euo pipefail
 
 die() { echo "tree-floors.sh: $*" >&2; exit 2; }
@@ -180,6 +181,15 @@ rangediff() {
 	small)
 		read -r a0 a1 < <(small "$old" old)
 		read -r b0 b1 < <(small "$new" new)
+		git range-diff --no-color "$a0..$a1" "$b0..$b1"
+		;;
+	smallpar)
+		wts+=("$tmp/old" "$tmp/new")
+		small "$old" old >"$tmp/old.range" &
+		small "$new" new >"$tmp/new.range" || { wait; die "v2 does not apply"; }
+		wait $! || die "v1 does not apply"
+		read -r a0 a1 <"$tmp/old.range"
+		read -r b0 b1 <"$tmp/new.range"
 		git range-diff --no-color "$a0..$a1" "$b0..$b1"
 		;;
 	seq|expect)
