@@ -13,6 +13,8 @@
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
 #   make format-check    clang-format --dry-run --Werror over the C sources
 #   make bench-index     time -m with its index on a 100 000-message maildir
+#   make bench-tree      --apply, --range-diff, --check against b4 and plain git
+#                        in a generated kernel-sized tree (BENCH_TREE_ARGS)
 #   make install         install under $(PREFIX) (default /usr/local), honours DESTDIR
 #   make install-notmuch-hook  install the notmuch post-new hook where notmuch
 #                        says its hooks go (after make install)
@@ -250,6 +252,11 @@ INSTALLED_PATHS = sed -e 's|:-lore-am}|:-$(BINDIR)/lore-am}|' \
 bench-index: lore-am
 	bench/run-index-bench.sh $(BENCH_INDEX_ARGS)
 
+# the git steps in a generated 80 000-file tree, against b4 and the same
+# work by hand (bench/RESULTS.md); the tree is kept in bench/out/tree
+bench-tree: lore-am
+	bench/tree-bench.sh $(BENCH_TREE_ARGS)
+
 install: lore-am
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
@@ -305,5 +312,5 @@ clean:
 	rm -rf $(TOOL_LOGS)
 
 .PHONY: all check valgrind-check valgrind-ci units fuzz fuzzers fuzz-coverage example \
-	bench bench-index install install-notmuch-hook deps format-check \
+	bench bench-index bench-tree install install-notmuch-hook deps format-check \
 	clean FORCE

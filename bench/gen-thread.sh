@@ -8,8 +8,11 @@
 # mboxrd file ordered by date.  Same arguments + same seed => same bytes.
 #
 # Usage:
-#   gen-thread.sh [-p PATCHES] [-r REVISIONS] [-R REPLIES] [-s SEED] [-k DIR] -o OUT.mbox
-#   gen-thread.sh --preset small|medium|large [-s SEED] [-k DIR] -o OUT.mbox
+#   gen-thread.sh [-p PATCHES] [-r REVISIONS] [-R REPLIES] [-s SEED] [-k DIR | -b REPO] -o OUT.mbox
+#   gen-thread.sh --preset small|medium|large [-s SEED] [-k DIR | -b REPO] -o OUT.mbox
+#
+# -b REPO builds on an existing repository (bare or not, left checked out
+# as it was): the base commit goes on top of its branch main.
 #
 # Prints the Message-ID (without angle brackets) of the cover letter of the
 # latest revision on stdout.  See bench/README.md.
@@ -22,7 +25,7 @@ usage() {
 
 die() { echo "gen-thread.sh: $*" >&2; exit 2; }
 
-patches=5 revisions=1 replies=20 seed=1 out='' keep=''
+patches=5 revisions=1 replies=20 seed=1 out='' keep='' onto=''
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	-s) seed=${2:?}; shift 2 ;;
 	-o) out=${2:?}; shift 2 ;;
 	-k) keep=${2:?}; shift 2 ;;
+	-b) onto=${2:?}; shift 2 ;;
 	--preset)
 		case ${2:-} in
 		small)  patches=5   revisions=1 replies=20 ;;
@@ -67,7 +71,12 @@ export GIT_COMMITTER_NAME="$GIT_AUTHOR_NAME" GIT_COMMITTER_EMAIL="$GIT_AUTHOR_EM
 export GIT_AUTHOR_DATE="1703505600 +0000" GIT_COMMITTER_DATE="1703505600 +0000"
 export TZ=UTC LC_ALL=C
 
-if [ -n "$keep" ]; then
+[ -z "$keep" ] || [ -z "$onto" ] || die "-k and -b do not go together"
+if [ -n "$onto" ]; then
+	git -C "$onto" rev-parse -q --verify refs/heads/main >/dev/null ||
+		die "-b $onto: not a git repository with a branch main"
+	repo=$(cd "$onto" && pwd)
+elif [ -n "$keep" ]; then
 	if [ -e "$keep" ] && [ -n "$(ls -A "$keep" 2>/dev/null)" ]; then
 		die "-k $keep: exists and is not empty"
 	fi
@@ -155,7 +164,7 @@ exit 0;
 # repo mode: fast-import stream on stdout, metadata to a file
 ########################################################################
 sub repo_mode {
-	my ($seed, $P, $REVS, $metafile) = @_;
+	my ($seed, $P, $REVS, $metafile, $onto) = @_;
 	srand($seed * 7919 + 101);
 	binmode STDOUT;
 
@@ -271,6 +280,8 @@ sub repo_mode {
 		print "committer $AUTHOR_NAME <$AUTHOR_EMAIL> $time +0000\n";
 		print 'data ', length($msg), "\n$msg\n";
 		print "from $from\n" if defined $from;
+		# -b: on top of the existing main (^0: read from the repository)
+		print "from refs/heads/main^0\n" if !defined $from && $onto;
 		for my $path (@$changed) {
 			my $data = join("\n", @{$content{$path}}) . "\n";
 			print "M 100644 inline $path\ndata ", length($data), "\n$data\n";
@@ -727,12 +738,14 @@ sub mbox_mode {
 PERL
 
 # 1) the repository: base commit plus branches v1..vN
-git init -q -b main "$repo"
-git -C "$repo" config user.name "$GIT_AUTHOR_NAME"
-git -C "$repo" config user.email "$GIT_AUTHOR_EMAIL"
-perl -e "$PERL_PROG" repo "$seed" "$patches" "$revisions" "$tmp/meta" |
-	git -C "$repo" fast-import --quiet
-git -C "$repo" reset -q --hard main
+if [ -z "$onto" ]; then
+	git init -q -b main "$repo"
+	git -C "$repo" config user.name "$GIT_AUTHOR_NAME"
+	git -C "$repo" config user.email "$GIT_AUTHOR_EMAIL"
+fi
+perl -e "$PERL_PROG" repo "$seed" "$patches" "$revisions" "$tmp/meta" \
+	"${onto:+1}" | git -C "$repo" fast-import --quiet
+[ -n "$onto" ] || git -C "$repo" reset -q --hard main
 base=$(git -C "$repo" rev-parse base)
 
 # 2) real format-patch output for every revision

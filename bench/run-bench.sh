@@ -4,6 +4,7 @@
 #
 # Usage:
 #   run-bench.sh [-r RUNS] [-s "small medium large"] [-P MESSAGES] [-C] [-w DIR] [-L LORE_AM]
+#   run-bench.sh -I [-s "large"] [-w DIR] [-L LORE_AM]
 #
 #   -r RUNS      runs per command and thread (medians; default 5; hyperfine
 #                does more runs of the fast commands on its own)
@@ -13,6 +14,9 @@
 #                is deterministic, unlike times on a busy machine)
 #   -w DIR       keep the generated threads and raw results in DIR
 #   -L LORE_AM   the binary to time (default: ./lore-am of this tree)
+#   -I           only count lore-am's instructions (callgrind) on each thread
+#                and give them per input byte, with a checksum of the bytes
+#                written; no timing, no b4 (default thread: large)
 #
 # Prints a Markdown report on stdout (progress goes to stderr). Needs git,
 # perl, cc, b4 and hyperfine. See bench/README.md.
@@ -27,23 +31,30 @@ say() { echo "run-bench.sh: $*" >&2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 runs=5 sizes="small medium large" ptmsgs=10000 work='' lore=$here/../lore-am
-count=1
+count=1 only_count=0 sizes_given=''
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) runs=${2:?}; shift 2 ;;
-	-s) sizes=${2:?}; shift 2 ;;
+	-s) sizes=${2:?} sizes_given=1; shift 2 ;;
 	-P) ptmsgs=${2:?}; shift 2 ;;
 	-C) count=0; shift ;;
 	-w) work=${2:?}; shift 2 ;;
 	-L) lore=${2:?}; shift 2 ;;
+	-I) only_count=1; shift ;;
 	-h|--help) usage 0 ;;
 	*) echo "run-bench.sh: unknown argument '$1'" >&2; usage ;;
 	esac
 done
 case $runs in ''|*[!0-9]*|0) die "-r takes a positive number" ;; esac
 case $ptmsgs in ''|*[!0-9]*) die "-P takes a number" ;; esac
-for p in git perl cc b4 hyperfine; do
+if [ "$only_count" = 1 ]; then
+	need="git perl cc valgrind"
+	[ -n "$sizes_given" ] || sizes=large
+else
+	need="git perl cc b4 hyperfine"
+fi
+for p in $need; do
 	command -v "$p" >/dev/null || die "$p not found"
 done
 command -v valgrind >/dev/null || count=0
@@ -123,6 +134,33 @@ gen() {
 			>"$work/$preset.id"
 	fi
 }
+
+# -I: the instruction count alone, deterministic on a busy machine
+if [ "$only_count" = 1 ]; then
+	echo "## lore-am's instructions (callgrind)"
+	echo
+	echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); lore-am $("$lore" --version | awk '{ print $2 }')" \
+		"(tree $(git -C "$here/.." describe --always --dirty 2>/dev/null || echo '?'))"
+	echo "- command: \`valgrind --tool=callgrind lore-am -q -m THREAD MSGID </dev/null\`"
+	echo
+	echo "| thread | messages | input bytes | instructions | per input byte | output bytes | output sha1 |"
+	echo "|---|---|---|---|---|---|---|"
+	for s in $sizes; do
+		gen "$s"
+		say "counting lore-am's instructions on the $s thread (callgrind)"
+		valgrind --tool=callgrind --callgrind-out-file="$work/$s.cg" \
+			"$lore" -q -m "$work/$s.mbox" "$(cat "$work/$s.id")" \
+			</dev/null >"$work/$s.cg.out" 2>"$work/$s.cg.err" ||
+			die "callgrind run failed: $(tail -3 "$work/$s.cg.err")"
+		i=$(sed -n 's/.*Collected : *//p' "$work/$s.cg.err")
+		b=$(wc -c <"$work/$s.mbox")
+		echo "| $s | $(grep -c '^From ' "$work/$s.mbox") | $b" \
+			"| $(awk -v i="$i" 'BEGIN { printf("%.1f M", i / 1e6) }')" \
+			"| $(awk -v i="$i" -v b="$b" 'BEGIN { printf("%.1f", i / b) }')" \
+			"| $(wc -c <"$work/$s.cg.out") | $(sha1sum <"$work/$s.cg.out" | cut -c1-12) |"
+	done
+	exit 0
+fi
 
 lore_cmd() { echo "'$lore' -q -m '$work/$1.mbox' '$(cat "$work/$1.id")' </dev/null"; }
 b4_cmd() { echo "b4 -q -n am -m - -o - '$(cat "$work/$1.id")' <'$work/$1.mbox'"; }
