@@ -238,20 +238,17 @@ my_sob(const struct followup_opts *o)
 	return trailer_new("Signed-off-by", v, NULL);
 }
 
-static gboolean
-remove_eq(GPtrArray *list, const struct trailer *t, gboolean free_it)
+/* Take the first trailer equal to @t out of @list (which does not own
+ * it); NULL when there is none. */
+static struct trailer *
+take_eq(GPtrArray *list, const struct trailer *t)
 {
 	guint i;
 
-	for (i = 0; i < list->len; i++) {
-		if (trailer_eq(list->pdata[i], t)) {
-			if (free_it)
-				trailer_free(list->pdata[i]);
-			g_ptr_array_remove_index(list, i);
-			return TRUE;
-		}
-	}
-	return FALSE;
+	for (i = 0; i < list->len; i++)
+		if (trailer_eq(list->pdata[i], t))
+			return g_ptr_array_steal_index(list, i);
+	return NULL;
 }
 
 /* Python's sort key for Cc addresses: domain + local part. */
@@ -411,8 +408,8 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	GPtrArray *owned = trailer_array_new();
 	GPtrArray *newt = g_ptr_array_new();
 	GPtrArray *fix, *ignored = g_ptr_array_new();
-	struct trailer *sob = my_sob(o);
-	gboolean hasmysob = FALSE, addmysob = o->add_my_sob && sob;
+	struct trailer *sob = my_sob(o), *own_sob = NULL;
+	gboolean addmysob = o->add_my_sob && sob;
 	char *out;
 	guint i;
 
@@ -420,8 +417,9 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	/* bp.trailers owns the body's trailers; work on borrowed views */
 	fix = g_ptr_array_new();
 	g_ptr_array_extend(fix, bp.trailers, NULL, NULL);
-	if (sob && remove_eq(fix, sob, FALSE))
-		hasmysob = TRUE;
+	/* the user's own Signed-off-by goes last, as the patch has it */
+	if (sob)
+		own_sob = take_eq(fix, sob);
 	g_ptr_array_extend(newt, fu, NULL, NULL);
 	if (o->add_link && o->link_trailer) {
 		g_autofree char *line =
@@ -436,7 +434,7 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 			g_ptr_array_add(newt, owned->pdata[owned->len - 1]);
 		}
 	}
-	if (sob && remove_eq(newt, sob, FALSE))
+	if (sob && take_eq(newt, sob))
 		addmysob = TRUE;
 	if (o->cc_trailers)
 		add_cc_trailers(m, fix, newt, owned);
@@ -459,9 +457,11 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 		if (added)
 			g_ptr_array_add(added, trailer_string(t, FALSE));
 	}
-	if (addmysob || hasmysob) {
+	if (own_sob) {
+		g_ptr_array_add(fix, own_sob);
+	} else if (addmysob) {
 		g_ptr_array_add(fix, sob);
-		if (!hasmysob && added)
+		if (added)
 			g_ptr_array_add(added, trailer_string(sob, FALSE));
 	}
 	out = body_rebuild(&bp, fix);

@@ -154,6 +154,7 @@ trailer_copy(const struct trailer *t)
 	c->type = t->type;
 	c->addr_name = g_strdup(t->addr_name);
 	c->addr_email = g_strdup(t->addr_email);
+	c->raw = g_strdup(t->raw);
 	c->src = t->src;
 	return c;
 }
@@ -169,6 +170,7 @@ trailer_free(struct trailer *t)
 	g_free(t->extinfo);
 	g_free(t->addr_name);
 	g_free(t->addr_email);
+	g_free(t->raw);
 	g_free(t);
 }
 
@@ -209,6 +211,14 @@ trailer_string(const struct trailer *t, gboolean with_extinfo)
 {
 	const char *x = t->extinfo;
 
+	if (with_extinfo && t->raw) {
+		/* a "# note" tail is in the raw line, a "[note]" line is not */
+		while (x && (*x == ' ' || *x == '\t'))
+			x++;
+		if (!x || !*x || *x == '#')
+			return g_strdup(t->raw);
+		return g_strdup_printf("%s\n%s", t->raw, t->extinfo);
+	}
 	if (!with_extinfo || !x || !*x)
 		return g_strdup_printf("%s: %s", t->name, t->value);
 	while (*x == ' ' || *x == '\t')
@@ -416,11 +426,13 @@ is_open_person(const char *l, const char *next)
 /*
  * The lines of @text before its "-- " signature, cut in place in one copy
  * of it (@buf), with wrapped trailers joined again (those strings are
- * allocated in @joined). Lines are borrowed from either.
+ * allocated in @joined). Lines are borrowed from either; @orig holds, for
+ * each, its text as written (the two lines of a joined one).
  */
 struct lines {
 	char *buf;
 	GPtrArray *lines;  /* char *, borrowed */
+	GPtrArray *orig;   /* char *, borrowed */
 	GPtrArray *joined; /* char *, owned */
 };
 
@@ -430,12 +442,21 @@ joined_lines(const char *text, struct lines *out)
 	static char empty[] = "";
 	const char *sig = strstr(text, "\n-- \n");
 	GPtrArray *cut = g_ptr_array_new();
+	const char *lead = text, *ind = text;
 	char **lines, *p;
 	guint i;
 
+	/* b4 strips the text: the first line's indentation is only kept for
+	 * its text as written */
+	while (g_ascii_isspace(*lead) && lead != sig) {
+		if (*lead == '\n')
+			ind = lead + 1;
+		lead++;
+	}
 	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
 	g_strstrip(out->buf);
 	out->lines = g_ptr_array_new();
+	out->orig = g_ptr_array_new();
 	out->joined = g_ptr_array_new_with_free_func(g_free);
 	for (p = out->buf; *out->buf;) {
 		char *nl = strchr(p, '\n');
@@ -457,16 +478,53 @@ joined_lines(const char *text, struct lines *out)
 		else if (lines[i + 1] && is_open_person(lines[i], lines[i + 1]))
 			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
 		if (j) {
+			char *o =
+			    g_strdup_printf("%s\n%s", lines[i], lines[i + 1]);
+
 			g_ptr_array_add(out->joined, j);
+			g_ptr_array_add(out->joined, o);
 			g_ptr_array_add(out->lines, j);
+			g_ptr_array_add(out->orig, o);
 			i++;
 		} else {
 			g_ptr_array_add(out->lines, lines[i]);
+			g_ptr_array_add(out->orig, lines[i]);
 		}
+	}
+	if (out->orig->len && lead > ind) {
+		char *o = g_strdup_printf("%.*s%s", (int)(lead - ind), ind,
+					  (char *)out->orig->pdata[0]);
+
+		g_ptr_array_add(out->joined, o);
+		out->orig->pdata[0] = o;
 	}
 	/* b4 appends a newline before splitting: one empty last line */
 	g_ptr_array_add(out->lines, empty);
+	g_ptr_array_add(out->orig, empty);
 	g_ptr_array_free(cut, TRUE);
+}
+
+/* A trailer's text as written: its line(s), each without the CRs at its
+ * ends (the parsed line lost those too). */
+static char *
+raw_text(const char *orig)
+{
+	g_auto(GStrv) parts = g_strsplit(orig, "\n", -1);
+	guint i;
+
+	for (i = 0; parts[i]; i++) {
+		char *p = parts[i];
+		size_t n;
+
+		while (*p == '\r')
+			p++;
+		n = strlen(p);
+		while (n && p[n - 1] == '\r')
+			n--;
+		memmove(parts[i], p, n);
+		parts[i][n] = '\0';
+	}
+	return g_strjoinv("\n", parts);
 }
 
 void
@@ -518,6 +576,10 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 			}
 			x = split_extinfo(value);
 			g_ptr_array_add(trailers, trailer_new(name, value, x));
+			if (!followup)
+				((struct trailer *)
+				     trailers->pdata[trailers->len - 1])
+				    ->raw = raw_text(ls.orig->pdata[i]);
 			g_free(x);
 			g_free(name);
 			g_free(value);
@@ -538,6 +600,7 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 			g_ptr_array_add(others, g_strdup(line));
 	}
 	g_ptr_array_free(ls.lines, TRUE);
+	g_ptr_array_free(ls.orig, TRUE);
 	g_ptr_array_free(ls.joined, TRUE);
 	g_free(ls.buf);
 }

@@ -39,6 +39,30 @@ static const struct {
     {"Phone: 555 <p@x.example>", 1, NULL, 0},
 };
 
+/* What the commit message gets back: a patch's own trailer as written, a
+ * reply's formatted (trailer_string with its extinfo) */
+static const struct {
+	const char *text;
+	int followup;
+	const char *written;
+} writes[] = {
+    {"Signed-off-by: \"Yann E. MORIN\" <y@x.example>", 0,
+     "Signed-off-by: \"Yann E. MORIN\" <y@x.example>"},
+    {"Signed-off-by: \"Yann E. MORIN\" <y@x.example>", 1,
+     "Signed-off-by: Yann E. MORIN <y@x.example>"},
+    {"Signed-off-by: y@x.example (Yann)\r", 0,
+     "Signed-off-by: y@x.example (Yann)"},
+    {"Signed-off-by: Long Name\n<long@name.example>", 0,
+     "Signed-off-by: Long Name\n<long@name.example>"},
+    {"  Acked-by:  A   B <a@b.example>", 0, "  Acked-by:  A   B <a@b.example>"},
+    {"Cc: stable@vger.kernel.org # 5.10", 0,
+     "Cc: stable@vger.kernel.org # 5.10"},
+    {"Reviewed-by: R <r@x.example>\n  [for the docs]", 0,
+     "Reviewed-by: R <r@x.example>\n  [for the docs]"},
+    {"Reviewed-by: R  <r@x.example>\n[for the docs]", 1,
+     "Reviewed-by: R <r@x.example>\n[for the docs]"},
+};
+
 static const struct {
 	const char *trailer_email, *from_email, *from_name, *trailer_name;
 	int ok;
@@ -71,6 +95,19 @@ main(void)
 		tap_is_str(first, finds[i].first, "first trailer of '%s'",
 			   finds[i].text);
 		g_free(first);
+		g_ptr_array_free(t, TRUE);
+	}
+	for (i = 0; i < G_N_ELEMENTS(writes); i++) {
+		GPtrArray *t = trailer_array_new();
+		char *w = NULL;
+
+		trailer_find(writes[i].text, writes[i].followup, t, NULL);
+		if (t->len)
+			w = trailer_string(t->pdata[0], TRUE);
+		tap_is_str(w, writes[i].written, "'%s' written back (%s)",
+			   writes[i].text,
+			   writes[i].followup ? "a reply's" : "the patch's");
+		g_free(w);
 		g_ptr_array_free(t, TRUE);
 	}
 	for (i = 0; i < G_N_ELEMENTS(senders); i++) {
