@@ -80,11 +80,50 @@ answered(struct series_set *s, struct spatch *r, GHashTable *memo,
  * a maildir (whose file names need not sort in delivery order), notmuch
  * or the archive.
  */
+/*
+ * The trailers the patch @p carries itself (its commit message's), read
+ * once into @own; empty for a message without a diff.
+ */
+static GPtrArray *
+own_trailers(GHashTable *own, struct spatch *p)
+{
+	struct body_parts bp;
+	GPtrArray *l = g_hash_table_lookup(own, p);
+
+	if (l)
+		return l;
+	if (!p->has_diff) {
+		l = trailer_array_new();
+	} else {
+		body_split(message_body(p->msg), &bp);
+		l = g_steal_pointer(&bp.trailers);
+		body_parts_clear(&bp);
+	}
+	g_hash_table_insert(own, p, l);
+	return l;
+}
+
+/*
+ * A trailer whose sender does not match is noted, unless the patch the
+ * reply answers already carries it: a reply quoting the patch's trailers
+ * (to suggest another order, say) sends nothing new (b4 0.17).
+ */
+static gboolean
+mismatch(struct followups *f, struct spatch *r, const struct trailer *t,
+	 GHashTable *own)
+{
+	struct spatch *par = parent_of(f->set, r);
+
+	return !par || !trailer_in(own_trailers(own, par), t);
+}
+
 static void
 attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 {
 	GHashTable *memo = g_hash_table_new(NULL, NULL);
 	GHashTable *on_path = g_hash_table_new(NULL, NULL);
+	GHashTable *own = g_hash_table_new_full(
+	    NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
 	GPtrArray *path = g_ptr_array_new();
 	guint i, k;
 
@@ -96,13 +135,16 @@ attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 		for (k = 0; k < r->own->len; k++) {
 			struct trailer *t = r->own->pdata[k];
 
-			if (!sloppy && !trailer_sender_ok(t, r->msg))
+			if (sloppy || trailer_sender_ok(t, r->msg)) {
+				if (p)
+					g_ptr_array_add(to_list(f, p), t);
+			} else if (mismatch(f, r, t, own)) {
 				g_ptr_array_add(f->mismatches, t);
-			else if (p)
-				g_ptr_array_add(to_list(f, p), t);
+			}
 		}
 	}
 	g_ptr_array_free(path, TRUE);
+	g_hash_table_destroy(own);
 	g_hash_table_destroy(on_path);
 	g_hash_table_destroy(memo);
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define DEFAULT_LINK_TRAILER "Link: https://patch.msgid.link/%s"
-#define DEFAULT_LINK_MASK "https://lore.kernel.org/r/%s"
+#define DEFAULT_LINK_MASK "https://patch.msgid.link/%s"
 /* how long --append waits for each lock of the mailbox */
 #define DEFAULT_LOCK_TIMEOUT 10
 
