@@ -226,6 +226,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	int rc;
 
 	mdindex_setup(cfg, c->no_index);
+	runopts_thread(cfg);
 	rc = runopts_mode(c, cfg, &mode);
 	if (!rc && c->thread && !target) {
 		lore_err("--thread needs a message: pipe one in or give its "

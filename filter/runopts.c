@@ -5,6 +5,7 @@
  * options that go with --thread. run.c wires the stages with them.
  */
 #include "runopts.h"
+#include "copyrank.h"
 #include "message.h"
 #include "util.h"
 
@@ -83,6 +84,13 @@ runopts_am_clear(struct amjob_opts *o)
 	g_free(o->trailers.user_name);
 	g_free(o->trailers.user_email);
 	g_free(o->link_mask);
+}
+
+void
+runopts_thread(struct config *cfg)
+{
+	copyrank_setup(
+	    config_get(cfg, "listid-preference", "listid-preference"));
 }
 
 /* LORE_AM_LOCK_TIMEOUT, or the default; FALSE when it is not a number. */

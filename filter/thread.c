@@ -6,6 +6,7 @@
  * messages that merely share a subject out.
  */
 #include "thread.h"
+#include "copyrank.h"
 #include "util.h"
 
 #include <string.h>
@@ -17,16 +18,61 @@ thread_new(void)
 
 	t->msgs = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t->by_id = g_hash_table_new(g_str_hash, g_str_equal);
+	t->copies = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  (GDestroyNotify)g_ptr_array_unref);
+	t->ranks = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	t->merged = g_hash_table_new(NULL, NULL);
+	t->chosen = g_hash_table_new(NULL, NULL);
+	t->retired =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	return t;
+}
+
+/* Free @m, a copy no analysis points to, and what the tables say of it. */
+static void
+forget(struct thread *t, struct message *m)
+{
+	g_hash_table_remove(t->ranks, m);
+	g_hash_table_remove(t->merged, m);
+	g_hash_table_remove(t->chosen, m);
+	message_free(m);
+}
+
+/* Free the other copies of @msgid. */
+static void
+forget_copies(struct thread *t, const char *msgid)
+{
+	gpointer key, val;
+	guint i;
+
+	if (!g_hash_table_steal_extended(t->copies, msgid, &key, &val))
+		return;
+	for (i = 0; i < ((GPtrArray *)val)->len; i++)
+		forget(t, ((GPtrArray *)val)->pdata[i]);
+	g_ptr_array_unref(val);
+	g_free(key);
 }
 
 void
 thread_free(struct thread *t)
 {
+	GHashTableIter it;
+	gpointer v;
+	guint i;
+
 	if (!t)
 		return;
+	g_hash_table_iter_init(&it, t->copies);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		for (i = 0; i < ((GPtrArray *)v)->len; i++)
+			message_free(((GPtrArray *)v)->pdata[i]);
+	g_hash_table_destroy(t->copies);
+	g_hash_table_destroy(t->ranks);
+	g_hash_table_destroy(t->merged);
+	g_hash_table_destroy(t->chosen);
 	g_hash_table_destroy(t->by_id);
 	g_ptr_array_free(t->msgs, TRUE);
+	g_ptr_array_free(t->retired, TRUE);
 	g_free(t);
 }
 
@@ -39,33 +85,130 @@ renumber(struct thread *t)
 		((struct message *)t->msgs->pdata[i])->seq = i;
 }
 
-struct message *
-thread_add(struct thread *t, struct message *m, const char *origin)
+static const struct copyrank *
+rank(struct thread *t, struct message *m)
 {
+	struct copyrank *r = g_hash_table_lookup(t->ranks, m);
+
+	if (!r) {
+		r = g_new0(struct copyrank, 1);
+		copyrank_of(m, r);
+		g_hash_table_insert(t->ranks, m, r);
+	}
+	return r;
+}
+
+/* < 0 when @a is the copy to keep: a local source's before the archive's
+ * (thread_merge()), then copyrank.h's rule. */
+static int
+better(struct thread *t, struct message *a, struct message *b)
+{
+	gboolean ma = g_hash_table_contains(t->merged, a);
+	gboolean mb = g_hash_table_contains(t->merged, b);
+
+	if (ma != mb)
+		return ma ? 1 : -1;
+	return copyrank_cmp(rank(t, a), rank(t, b));
+}
+
+/* Keep @m beside the thread's copy of its id, in rank order; past
+ * THREAD_MAX_COPIES the worst goes (put aside if it was ever the
+ * thread's copy: an analysis may point to it). */
+static void
+keep_copy(struct thread *t, struct message *m)
+{
+	GPtrArray *c = g_hash_table_lookup(t->copies, m->msgid);
+	struct message *worst;
+	guint i;
+
+	if (!c) {
+		c = g_ptr_array_new();
+		g_hash_table_insert(t->copies, g_strdup(m->msgid), c);
+	}
+	for (i = 0; i < c->len && better(t, c->pdata[i], m) <= 0; i++)
+		;
+	g_ptr_array_insert(c, i, m);
+	if (c->len <= THREAD_MAX_COPIES)
+		return;
+	worst = g_ptr_array_steal_index(c, c->len - 1);
+	t->dups++;
+	t->cost -= MIN(t->cost, worst->len + THREAD_MSG_COST);
+	if (g_hash_table_contains(t->chosen, worst))
+		g_ptr_array_add(t->retired, worst);
+	else
+		forget(t, worst);
+}
+
+/* @m takes the place of @old, the thread's copy of its id, in @msgs. */
+static void
+take_place(struct thread *t, struct message *old, struct message *m)
+{
+	guint i = old->seq;
+
+	if (i >= t->msgs->len || t->msgs->pdata[i] != old)
+		g_ptr_array_find(t->msgs, old, &i);
+	t->msgs->pdata[i] = m;
+	m->seq = i;
+	g_hash_table_remove(t->by_id, old->msgid);
+	g_hash_table_insert(t->by_id, m->msgid, m);
+	g_hash_table_add(t->chosen, m);
+	t->replaced = TRUE;
+}
+
+static struct message *
+add(struct thread *t, struct message *m, const char *origin, gboolean merged)
+{
+	struct message *old;
+
 	if (!m->msgid) {
 		t->no_id++;
 		message_free(m);
 		return NULL;
 	}
-	if (g_hash_table_contains(t->by_id, m->msgid)) {
-		struct message *old = g_hash_table_lookup(t->by_id, m->msgid);
-
-		if (!old->provisional) {
-			t->dups++;
-			message_free(m);
-			return NULL;
-		}
-		/* a source's copy of the piped message takes its place */
-		g_hash_table_remove(t->by_id, old->msgid);
-		g_ptr_array_remove(t->msgs, old);
-		renumber(t);
-	}
 	m->origin = origin;
-	m->seq = t->msgs->len;
+	if (merged)
+		g_hash_table_add(t->merged, m);
 	t->cost += m->len + THREAD_MSG_COST;
-	g_ptr_array_add(t->msgs, m);
-	g_hash_table_insert(t->by_id, m->msgid, m);
-	return m;
+	old = g_hash_table_lookup(t->by_id, m->msgid);
+	if (old && old->provisional) {
+		/* a source's copy of the piped message takes its place, at
+		 * the end (thread_settle() moves what is left there) */
+		guint i;
+
+		g_hash_table_remove(t->by_id, old->msgid);
+		if (g_ptr_array_find(t->msgs, old, &i))
+			g_ptr_array_add(t->retired,
+					g_ptr_array_steal_index(t->msgs, i));
+		renumber(t);
+		old = NULL;
+	}
+	if (!old) {
+		m->seq = t->msgs->len;
+		g_ptr_array_add(t->msgs, m);
+		g_hash_table_insert(t->by_id, m->msgid, m);
+		g_hash_table_add(t->chosen, m);
+		return m;
+	}
+	if (better(t, m, old) < 0) {
+		take_place(t, old, m);
+		keep_copy(t, old);
+		return m;
+	}
+	if (!strcmp(rank(t, m)->sha256, rank(t, old)->sha256)) {
+		/* the same bytes again: nothing to choose */
+		t->dups++;
+		t->cost -= MIN(t->cost, m->len + THREAD_MSG_COST);
+		forget(t, m);
+		return NULL;
+	}
+	keep_copy(t, m);
+	return NULL;
+}
+
+struct message *
+thread_add(struct thread *t, struct message *m, const char *origin)
+{
+	return add(t, m, origin, FALSE);
 }
 
 struct message *
@@ -82,8 +225,9 @@ gboolean
 thread_settle(struct thread *t)
 {
 	guint i, n = t->msgs->len;
-	gboolean moved = FALSE;
+	gboolean moved = t->replaced;
 
+	t->replaced = FALSE;
 	for (i = 0; i < n;) {
 		struct message *m = t->msgs->pdata[i];
 
@@ -130,22 +274,85 @@ thread_merge(struct thread *dst, struct thread *src)
 {
 	gpointer *v;
 	gsize n, i;
-	guint kept = 0;
+	guint kept = 0, k;
 
 	g_hash_table_remove_all(src->by_id);
 	v = g_ptr_array_steal(src->msgs, &n);
 	for (i = 0; i < n; i++) {
 		struct message *m = v[i];
+		gpointer key, cv = NULL;
 
-		if (thread_add(dst, m, m->origin))
+		/* its other copies come along */
+		g_hash_table_steal_extended(src->copies, m->msgid, &key, &cv);
+		if (add(dst, m, m->origin, TRUE))
 			kept++;
+		for (k = 0; cv && k < ((GPtrArray *)cv)->len; k++) {
+			struct message *c = ((GPtrArray *)cv)->pdata[k];
+
+			add(dst, c, c->origin, TRUE);
+		}
+		if (cv) {
+			g_ptr_array_unref(cv);
+			g_free(key);
+		}
 	}
 	g_free(v);
+	/* what src's tables said of the messages moved is dst's now */
+	g_hash_table_remove_all(src->ranks);
+	g_hash_table_remove_all(src->merged);
+	g_hash_table_remove_all(src->chosen);
 	src->cost = 0;
 	dst->no_id += src->no_id;
 	dst->unparsable += src->unparsable;
 	src->no_id = src->unparsable = 0;
 	return kept;
+}
+
+gint
+thread_choose(struct thread *t, GPtrArray *cands)
+{
+	struct message *own =
+	    cands->len
+		? thread_get(t, ((struct message *)cands->pdata[0])->msgid)
+		: NULL;
+	struct copyrank best, r;
+	gint k = -1;
+	guint i;
+
+	if (own && own->provisional)
+		own = NULL;
+	if (own)
+		best = *rank(t, own);
+	for (i = 0; i < cands->len; i++) {
+		copyrank_of(cands->pdata[i], &r);
+		/* a local copy before the archive's, as better() */
+		if ((k < 0 && !own) ||
+		    (k < 0 && g_hash_table_contains(t->merged, own)) ||
+		    copyrank_cmp(&r, &best) < 0) {
+			best = r;
+			k = i;
+		}
+	}
+	return k;
+}
+
+GPtrArray *
+thread_alternates(struct thread *t, const struct message *m)
+{
+	GPtrArray *c = g_hash_table_lookup(t->copies, m->msgid);
+	GPtrArray *out = g_ptr_array_new();
+	struct message *self = (struct message *)m;
+	guint i;
+
+	for (i = 0; c && i < c->len; i++) {
+		struct message *o = c->pdata[i];
+
+		if (g_hash_table_contains(t->merged, o) ==
+			g_hash_table_contains(t->merged, self) &&
+		    rank(t, o)->listid == rank(t, self)->listid)
+			g_ptr_array_add(out, o);
+	}
+	return out;
 }
 
 /* union-find over interned ids */
@@ -286,7 +493,8 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 			g_ptr_array_add(keep, m);
 		} else {
 			g_hash_table_remove(t->by_id, m->msgid);
-			message_free(m);
+			forget_copies(t, m->msgid);
+			forget(t, m);
 		}
 		t->msgs->pdata[i] = NULL;
 	}
