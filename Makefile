@@ -88,7 +88,7 @@ LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
-LIB_OBJS += filter/copyrank.o filter/copypick.o
+LIB_OBJS += filter/copyrank.o filter/copypick.o filter/threadcopy.o
 LIB_OBJS += filter/keyring.o filter/patatt.o filter/pgpv.o filter/edv.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \

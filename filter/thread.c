@@ -5,8 +5,7 @@
  * archive thread costs near-linear time), as b4's strict-thread rule keeps
  * messages that merely share a subject out.
  */
-#include "thread.h"
-#include "copyrank.h"
+#include "thread-int.h"
 #include "util.h"
 
 #include <string.h>
@@ -26,31 +25,6 @@ thread_new(void)
 	t->retired =
 	    g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	return t;
-}
-
-/* Free @m, a copy no analysis points to, and what the tables say of it. */
-static void
-forget(struct thread *t, struct message *m)
-{
-	g_hash_table_remove(t->ranks, m);
-	g_hash_table_remove(t->merged, m);
-	g_hash_table_remove(t->chosen, m);
-	message_free(m);
-}
-
-/* Free the other copies of @msgid. */
-static void
-forget_copies(struct thread *t, const char *msgid)
-{
-	gpointer key, val;
-	guint i;
-
-	if (!g_hash_table_steal_extended(t->copies, msgid, &key, &val))
-		return;
-	for (i = 0; i < ((GPtrArray *)val)->len; i++)
-		forget(t, ((GPtrArray *)val)->pdata[i]);
-	g_ptr_array_unref(val);
-	g_free(key);
 }
 
 void
@@ -83,60 +57,6 @@ renumber(struct thread *t)
 
 	for (i = 0; i < t->msgs->len; i++)
 		((struct message *)t->msgs->pdata[i])->seq = i;
-}
-
-static const struct copyrank *
-rank(struct thread *t, struct message *m)
-{
-	struct copyrank *r = g_hash_table_lookup(t->ranks, m);
-
-	if (!r) {
-		r = g_new0(struct copyrank, 1);
-		copyrank_of(m, r);
-		g_hash_table_insert(t->ranks, m, r);
-	}
-	return r;
-}
-
-/* < 0 when @a is the copy to keep: a local source's before the archive's
- * (thread_merge()), then copyrank.h's rule. */
-static int
-better(struct thread *t, struct message *a, struct message *b)
-{
-	gboolean ma = g_hash_table_contains(t->merged, a);
-	gboolean mb = g_hash_table_contains(t->merged, b);
-
-	if (ma != mb)
-		return ma ? 1 : -1;
-	return copyrank_cmp(rank(t, a), rank(t, b));
-}
-
-/* Keep @m beside the thread's copy of its id, in rank order; past
- * THREAD_MAX_COPIES the worst goes (put aside if it was ever the
- * thread's copy: an analysis may point to it). */
-static void
-keep_copy(struct thread *t, struct message *m)
-{
-	GPtrArray *c = g_hash_table_lookup(t->copies, m->msgid);
-	struct message *worst;
-	guint i;
-
-	if (!c) {
-		c = g_ptr_array_new();
-		g_hash_table_insert(t->copies, g_strdup(m->msgid), c);
-	}
-	for (i = 0; i < c->len && better(t, c->pdata[i], m) <= 0; i++)
-		;
-	g_ptr_array_insert(c, i, m);
-	if (c->len <= THREAD_MAX_COPIES)
-		return;
-	worst = g_ptr_array_steal_index(c, c->len - 1);
-	t->dups++;
-	t->cost -= MIN(t->cost, worst->len + THREAD_MSG_COST);
-	if (g_hash_table_contains(t->chosen, worst))
-		g_ptr_array_add(t->retired, worst);
-	else
-		forget(t, worst);
 }
 
 /* @m takes the place of @old, the thread's copy of its id, in @msgs. */
@@ -189,19 +109,30 @@ add(struct thread *t, struct message *m, const char *origin, gboolean merged)
 		g_hash_table_add(t->chosen, m);
 		return m;
 	}
-	if (better(t, m, old) < 0) {
-		take_place(t, old, m);
-		keep_copy(t, old);
-		return m;
-	}
-	if (!strcmp(rank(t, m)->sha256, rank(t, old)->sha256)) {
-		/* the same bytes again: nothing to choose */
+	/* the archive's copy of a local one is never used; nor are the same
+	 * bytes again */
+	if ((merged && !g_hash_table_contains(t->merged, old)) ||
+	    (thread_better(t, m, old) >= 0 && thread_same_bytes(t, m, old))) {
 		t->dups++;
 		t->cost -= MIN(t->cost, m->len + THREAD_MSG_COST);
-		forget(t, m);
+		thread_forget(t, m);
 		return NULL;
 	}
-	keep_copy(t, m);
+	if (thread_better(t, m, old) < 0) {
+		gboolean archive = g_hash_table_contains(t->merged, old);
+
+		take_place(t, old, m);
+		/* a local copy in the archive's place: the archive's copies
+		 * are no choice any more */
+		if (archive && !merged) {
+			g_ptr_array_add(t->retired, old);
+			thread_drop_copies(t, m->msgid);
+		} else {
+			thread_keep_copy(t, old);
+		}
+		return m;
+	}
+	thread_keep_copy(t, m);
 	return NULL;
 }
 
@@ -306,53 +237,6 @@ thread_merge(struct thread *dst, struct thread *src)
 	dst->unparsable += src->unparsable;
 	src->no_id = src->unparsable = 0;
 	return kept;
-}
-
-gint
-thread_choose(struct thread *t, GPtrArray *cands)
-{
-	struct message *own =
-	    cands->len
-		? thread_get(t, ((struct message *)cands->pdata[0])->msgid)
-		: NULL;
-	struct copyrank best, r;
-	gint k = -1;
-	guint i;
-
-	if (own && own->provisional)
-		own = NULL;
-	if (own)
-		best = *rank(t, own);
-	for (i = 0; i < cands->len; i++) {
-		copyrank_of(cands->pdata[i], &r);
-		/* a local copy before the archive's, as better() */
-		if ((k < 0 && !own) ||
-		    (k < 0 && g_hash_table_contains(t->merged, own)) ||
-		    copyrank_cmp(&r, &best) < 0) {
-			best = r;
-			k = i;
-		}
-	}
-	return k;
-}
-
-GPtrArray *
-thread_alternates(struct thread *t, const struct message *m)
-{
-	GPtrArray *c = g_hash_table_lookup(t->copies, m->msgid);
-	GPtrArray *out = g_ptr_array_new();
-	struct message *self = (struct message *)m;
-	guint i;
-
-	for (i = 0; c && i < c->len; i++) {
-		struct message *o = c->pdata[i];
-
-		if (g_hash_table_contains(t->merged, o) ==
-			g_hash_table_contains(t->merged, self) &&
-		    rank(t, o)->listid == rank(t, self)->listid)
-			g_ptr_array_add(out, o);
-	}
-	return out;
 }
 
 /* union-find over interned ids */
@@ -493,8 +377,8 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 			g_ptr_array_add(keep, m);
 		} else {
 			g_hash_table_remove(t->by_id, m->msgid);
-			forget_copies(t, m->msgid);
-			forget(t, m);
+			thread_forget_copies(t, m->msgid);
+			thread_forget(t, m);
 		}
 		t->msgs->pdata[i] = NULL;
 	}

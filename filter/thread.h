@@ -27,7 +27,9 @@ struct thread {
 			       thread */
 	gboolean replaced;  /* a copy took another's place since the last
 			       thread_settle() */
-	guint dups;	    /* copies dropped (past THREAD_MAX_COPIES) */
+	guint dups;	    /* copies dropped: the same bytes again, the
+			       archive's of a local one, past
+			       THREAD_MAX_COPIES */
 	guint no_id;	    /* messages dropped for lack of a Message-ID */
 	guint unparsable;   /* pieces of input that were not mail */
 	guint too_big;	    /* messages over LORE_MAX_MESSAGE, skipped */
