@@ -71,7 +71,8 @@ take_place(struct thread *t, struct message *old, struct message *m)
 	m->seq = i;
 	g_hash_table_remove(t->by_id, old->msgid);
 	g_hash_table_insert(t->by_id, m->msgid, m);
-	g_hash_table_add(t->chosen, m);
+	/* an analysis made before may point to it */
+	g_hash_table_add(t->chosen, old);
 	t->replaced = TRUE;
 }
 
@@ -106,7 +107,6 @@ add(struct thread *t, struct message *m, const char *origin, gboolean merged)
 		m->seq = t->msgs->len;
 		g_ptr_array_add(t->msgs, m);
 		g_hash_table_insert(t->by_id, m->msgid, m);
-		g_hash_table_add(t->chosen, m);
 		return m;
 	}
 	/* the archive's copy of a local one is never used; nor are the same
