@@ -426,18 +426,19 @@ is_open_person(const char *l, const char *next)
 /*
  * The lines of @text before its "-- " signature, cut in place in one copy
  * of it (@buf), with wrapped trailers joined again (those strings are
- * allocated in @joined). Lines are borrowed from either; @orig holds, for
- * each, its text as written (the two lines of a joined one).
+ * allocated in @joined). Lines are borrowed from either; with @raw, @orig
+ * holds, for each, its text as written (the two lines of a joined one),
+ * else it is NULL.
  */
 struct lines {
 	char *buf;
 	GPtrArray *lines;  /* char *, borrowed */
-	GPtrArray *orig;   /* char *, borrowed */
+	GPtrArray *orig;   /* char *, borrowed; or NULL */
 	GPtrArray *joined; /* char *, owned */
 };
 
 static void
-joined_lines(const char *text, struct lines *out)
+joined_lines(const char *text, struct lines *out, gboolean raw)
 {
 	static char empty[] = "";
 	const char *sig = strstr(text, "\n-- \n");
@@ -456,7 +457,7 @@ joined_lines(const char *text, struct lines *out)
 	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
 	g_strstrip(out->buf);
 	out->lines = g_ptr_array_new();
-	out->orig = g_ptr_array_new();
+	out->orig = raw ? g_ptr_array_new() : NULL;
 	out->joined = g_ptr_array_new_with_free_func(g_free);
 	for (p = out->buf; *out->buf;) {
 		char *nl = strchr(p, '\n');
@@ -477,21 +478,24 @@ joined_lines(const char *text, struct lines *out)
 			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
 		else if (lines[i + 1] && is_open_person(lines[i], lines[i + 1]))
 			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
-		if (j) {
+		if (j && raw) {
 			char *o =
 			    g_strdup_printf("%s\n%s", lines[i], lines[i + 1]);
 
-			g_ptr_array_add(out->joined, j);
 			g_ptr_array_add(out->joined, o);
-			g_ptr_array_add(out->lines, j);
 			g_ptr_array_add(out->orig, o);
+		} else if (raw) {
+			g_ptr_array_add(out->orig, lines[i]);
+		}
+		if (j) {
+			g_ptr_array_add(out->joined, j);
+			g_ptr_array_add(out->lines, j);
 			i++;
 		} else {
 			g_ptr_array_add(out->lines, lines[i]);
-			g_ptr_array_add(out->orig, lines[i]);
 		}
 	}
-	if (out->orig->len && lead > ind) {
+	if (raw && out->orig->len && lead > ind) {
 		char *o = g_strdup_printf("%.*s%s", (int)(lead - ind), ind,
 					  (char *)out->orig->pdata[0]);
 
@@ -500,7 +504,8 @@ joined_lines(const char *text, struct lines *out)
 	}
 	/* b4 appends a newline before splitting: one empty last line */
 	g_ptr_array_add(out->lines, empty);
-	g_ptr_array_add(out->orig, empty);
+	if (raw)
+		g_ptr_array_add(out->orig, empty);
 	g_ptr_array_free(cut, TRUE);
 }
 
@@ -535,7 +540,7 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	gboolean was_trailer = FALSE;
 	guint i, nothers = 0;
 
-	joined_lines(text ? text : "", &ls);
+	joined_lines(text ? text : "", &ls, !followup);
 	for (i = 0; i < ls.lines->len; i++) {
 		char *line = ls.lines->pdata[i];
 		char *name = NULL, *value = NULL, *lname, *x;
@@ -600,7 +605,8 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 			g_ptr_array_add(others, g_strdup(line));
 	}
 	g_ptr_array_free(ls.lines, TRUE);
-	g_ptr_array_free(ls.orig, TRUE);
+	if (ls.orig)
+		g_ptr_array_free(ls.orig, TRUE);
 	g_ptr_array_free(ls.joined, TRUE);
 	g_free(ls.buf);
 }
