@@ -76,17 +76,50 @@ list_fields(const struct message *m)
 	return n;
 }
 
+/*
+ * The SHA-256 of the mail as stored mail goes: CRLF line ends read as LF
+ * and the blank lines at the end (an mbox's separator, which a maildir
+ * file may keep or not) left out, so that one mail kept in an mbox and a
+ * maildir, or in notmuch, is the same copy.
+ */
+static void
+mail_sum(const struct message *m, char *out, gsize size)
+{
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA256);
+	size_t n = m->len, i, from = 0;
+
+	while (n && (m->raw[n - 1] == '\n' || m->raw[n - 1] == '\r'))
+		n--;
+	for (i = 0; i + 1 < n; i++) {
+		if (m->raw[i] == '\r' && m->raw[i + 1] == '\n') {
+			g_checksum_update(c, (guchar *)m->raw + from, i - from);
+			from = i + 1;
+		}
+	}
+	g_checksum_update(c, (guchar *)m->raw + from, n - from);
+	g_strlcpy(out, g_checksum_get_string(c), size);
+	g_checksum_free(c);
+}
+
+/* The length of @s without the white space at its end. */
+static gsize
+trimmed_len(const char *s)
+{
+	gsize n = strlen(s);
+
+	while (n && g_ascii_isspace(s[n - 1]))
+		n--;
+	return n;
+}
+
 void
 copyrank_of(struct message *m, struct copyrank *out)
 {
-	g_autofree char *sum = g_compute_checksum_for_data(
-	    G_CHECKSUM_SHA256, (guchar *)m->raw, m->len);
-
 	out->listid = listid_rank(m);
 	out->list_fields = list_fields(m);
 	out->subject_len = m->subject ? strlen(m->subject) : 0;
-	out->text_len = strlen(message_body(m));
-	g_strlcpy(out->sha256, sum, sizeof(out->sha256));
+	out->text_len = trimmed_len(message_body(m));
+	mail_sum(m, out->sha256, sizeof(out->sha256));
 }
 
 #define CMP(x, y) ((x) < (y) ? -1 : (x) > (y))

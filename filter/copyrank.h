@@ -8,7 +8,9 @@
  *   3. the fewest changes a list makes: fewer List-* header fields, then
  *      the shorter Subject (a "[list]" tag), then the shorter text (a
  *      footer);
- *   4. the lowest SHA-256 of the bytes, never the order they came in.
+ *   4. the lowest SHA-256 of the bytes (CRLF read as LF, the blank lines
+ *      at the end left out: how a mailbox stores a mail is no change),
+ *      never the order they came in.
  *
  * Ownership: struct copyrank is the caller's; the preference is a copy
  * this module keeps for the run.

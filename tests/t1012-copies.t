@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-index.sh"
-plan 19
+plan 21
 
 series_repo "$TRASH/repo" 2 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -120,8 +120,21 @@ folder "$TRASH/s12" "$TRASH/s1.eml" "$TRASH/s2.eml"
 folder "$TRASH/s21" "$TRASH/s2.eml" "$TRASH/s1.eml"
 both "$TRASH/s12" "$TRASH/s21" sum --thread
 ok $? "two copies that differ in one byte: the same bytes in both orders"
-low=$(for n in 1 2; do echo "$(sha256sum <"$TRASH/s$n.eml" | cut -c1-64) $n"; done | sort | head -1 | cut -d' ' -f2)
+# the bytes as a mailbox keeps them: CRLF as LF, no blank lines at the end
+low=$(for n in 1 2; do
+	echo "$(perl -0777 -pe 's/\r\n/\n/g; s/[\r\n]+\z//' "$TRASH/s$n.eml" | sha256sum | cut -c1-64) $n"
+done | sort | head -1 | cut -d' ' -f2)
 check "the copy with the lower SHA-256 is written" grep -qx "X-Seq: $low" "$TRASH/sum.out"
+
+# the same mail stored with CRLF line ends and a blank line more is no
+# other copy: the first one stays, with its source
+sed 's/$/\r/' "$TRASH/b.eml" >"$TRASH/crlf.eml" && echo >>"$TRASH/crlf.eml"
+mkdir -p "$TRASH/cr/cur" "$TRASH/cr/new" "$TRASH/cr/tmp"
+cp "$TRASH/crlf.eml" "$TRASH/cr/cur/1.host:2,S"
+"$LORE_AM" -m "$TRASH/cr" -m "$TRASH/ba" --thread "$id1" >"$TRASH/cr.out" 2>"$TRASH/cr.err"
+check "a copy stored with CRLF line ends is the same copy: the first source's stays" \
+	grep -qx "Sources: maildir 4 messages" "$TRASH/cr.err"
+check "and it is that one, CRs and all" grep -q "^List-Id: beta.*"$'\r'"\$" "$TRASH/cr.out"
 
 # --- the same mail in two folders, given in both orders
 mkdir -p "$TRASH/la/cur" "$TRASH/la/new" "$TRASH/la/tmp"
