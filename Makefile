@@ -83,7 +83,7 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
 LIB_OBJS += filter/rfc2047.o filter/attsplit.o
-LIB_OBJS += filter/gitrun.o filter/treecheck.o filter/mergemsg.o \
+LIB_OBJS += filter/gitrun.o filter/gitbound.o filter/linkcheck.o filter/tmpwt.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
@@ -120,7 +120,7 @@ tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 
 # The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
 # `make check` replays the saved crash inputs and the seeds through them.
-FUZZ_NAMES = message thread subject trailer mboxrd gzip
+FUZZ_NAMES = message thread subject trailer mboxrd gzip dnstxt
 FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
 
 fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a
@@ -157,7 +157,7 @@ VALGRIND_CI_TESTS = tests/unit/run-units.t tests/t0100-b4-conformance.t \
 	tests/t1040-bodies.t tests/t1050-input.t tests/t3000-lore-fetch.t \
 	tests/t4000-notmuch.t tests/t5000-passthrough.t \
 	tests/t7030-index-faults.t \
-	tests/t7100-attest-dkim.t tests/t9120-check.t
+	tests/t7100-attest-dkim.t tests/t7130-attest-big-key.t tests/t9120-check.t
 
 valgrind-check: lore-am units
 ifdef SANITIZE

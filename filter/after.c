@@ -7,6 +7,8 @@
 #include "after.h"
 #include "apply.h"
 #include "check.h"
+#include "gitrun.h"
+#include "linkcheck.h"
 #include "prep3way.h"
 #include "rangediff.h"
 #include "track.h"
@@ -202,6 +204,10 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	j.merge_flags = merge_flags(cfg);
 	if (j.mode != APPLY_BRANCH && !base)
 		lore_info(" Base: applying on HEAD");
+	/* a Ctrl-C from here on is noted, not acted on at once (gitrun.h):
+	 * either apply_run() stops before the branch moves, or the branch
+	 * has moved and the run ends saying so, with exit 0 */
+	gitrun_guard();
 	rc = apply_run(&j, &err);
 	if (rc) {
 		lore_err("%s", err->message);
@@ -220,8 +226,15 @@ do_apply(struct thread *t, const struct treecheck *tc,
 			  "the current branch",
 			  tc->patches, tc->patches == 1 ? "" : "es", j.onto);
 	}
+	if (!rc && gitrun_interrupted())
+		lore_err("note: interrupted once the series was applied: it "
+			 "stays applied");
 	if (!rc && config_bool(config_get(cfg, "track", NULL)))
 		track(t, r, c, &j);
+	/* once applied, the guard stays to the end of the run: a signal
+	 * now must not turn the exit status into a failure */
+	if (rc)
+		gitrun_unguard();
 	g_strfreev(j.merge_flags);
 	apply_job_clear(&j);
 	return rc;
@@ -234,6 +247,7 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	struct amjob_result r = {0};
 	struct treecheck tc = {0};
 	g_autofree char *base = NULL, *top = NULL;
+	gboolean plain;
 	int rc;
 
 	if (c->passthrough || o->result)
@@ -241,17 +255,22 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	if (c->range_diff)
 		return rangediff_run(s, o, c, cfg);
 	/* with -q no Base: line is read: no git process for it */
-	if (lore_quiet && !c->apply && !c->check && !c->prep_3way)
-		return amjob_run(s, o);
-	top = treecheck_toplevel();
-	if (!top && !c->apply && !c->check)
-		return amjob_run(s, o);
+	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;
+	if (!plain)
+		top = treecheck_toplevel();
+	/* outside a work tree, and without those options: the am job's
+	 * own Base: lines, no git process */
+	plain = plain || (!top && !c->apply && !c->check);
 	o->result = &r;
 	o->hold = c->apply != NULL;
-	o->base_later = top != NULL;
+	o->base_later = !plain && top != NULL;
 	rc = amjob_run(s, o);
 	o->result = NULL;
 	if (rc || !r.mbox)
+		goto out;
+	/* what git am would apply without a word */
+	linkcheck_report(r.mbox);
+	if (plain)
 		goto out;
 	treecheck_parse(&tc, r.mbox);
 	{

@@ -1,15 +1,17 @@
 /*
- * apply.c - git is the engine (b4 shazam's way): `git worktree add
- * --no-checkout --detach` at the base in a temporary folder, only the
- * files the series touches checked out there (a sparse checkout: a
- * kernel-sized tree costs no full checkout), `git am` there, then a
+ * apply.c - git is the engine (b4 shazam's way): a temporary worktree at
+ * the base (tmpwt.h: `git worktree add --no-checkout --detach`, locked),
+ * only the files the series touches checked out there (a sparse checkout:
+ * a kernel-sized tree costs no full checkout), `git am` there, then a
  * fast-forward (`git merge --ff-only`), FETCH_HEAD or `git merge --no-ff`
- * in the user's tree. The user's work tree is touched only once the
- * series has applied in full; a failed merge is aborted.
+ * in the user's tree, with signals held (gitrun_hold()) so that it
+ * happens whole or not at all. The user's work tree is touched only once
+ * the series has applied in full; a failed merge is aborted.
  */
 #include "apply.h"
 #include "gitrun.h"
 #include "mergemsg.h"
+#include "tmpwt.h"
 #include "util.h"
 
 #include <glib/gstdio.h>
@@ -183,14 +185,18 @@ in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 	/* without the sparse settings: the plain command after them */
 	const guint skip = sparse ? 0 : 4;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
+	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
 	int rc = LORE_OK, st;
 
 	st = gitrun(wt, (j->threeway ? am3 : am) + skip, j->mbox->str,
 		    j->mbox->len, out, e, err);
 	if (st < 0)
-		rc = LORE_ENOTFOUND;
-	else if (gitrun_interrupted())
+		tmpwt_refs_unlock(wt, start);
+	if (gitrun_interrupted()) {
+		g_clear_error(err);
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	} else if (st < 0)
+		rc = LORE_ENOTFOUND;
 	else if (st)
 		rc = am_failed(out, e, err);
 	else if (!(j->tip = git_line(wt, tip)))
@@ -450,28 +456,32 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 	return rc;
 }
 
-/* rm -r of a folder lore-am made (symbolic links are not followed) */
-static void
-remove_tree(const char *path)
+/* The worktree at j->onto with the series' files checked out (only
+ * those when git can name them, else all); *@sparse_ok says which. */
+static int
+prepare(struct apply_job *j, struct tmpwt *w, gboolean *sparse_ok, GError **err)
 {
-	GDir *d;
-	const char *name;
+	const char *const full[] = {"read-tree", "-mu", "HEAD", NULL};
+	GString *pat, *e;
+	int rc;
 
-	if (!g_file_test(path, G_FILE_TEST_IS_DIR) ||
-	    g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
-		g_unlink(path);
-		return;
-	}
-	if ((d = g_dir_open(path, 0, NULL))) {
-		while ((name = g_dir_read_name(d))) {
-			g_autofree char *sub =
-			    g_build_filename(path, name, NULL);
+	if ((rc = tmpwt_add(w, j->onto, err)))
+		return rc;
+	pat = sparse_patterns(w->path, j->mbox);
+	*sparse_ok = pat && sparse(w->path, pat);
+	if (pat)
+		g_string_free(pat, TRUE);
+	if (*sparse_ok)
+		return LORE_OK;
+	e = g_string_new(NULL);
+	if (gitrun(w->path, full, NULL, 0, NULL, e, NULL) != 0) {
+		g_autofree char *why = git_reason(e);
 
-			remove_tree(sub);
-		}
-		g_dir_close(d);
+		rc = fail(err, LORE_ENOTFOUND,
+			  "cannot check out a temporary worktree: %s", why);
 	}
-	g_rmdir(path);
+	g_string_free(e, TRUE);
+	return rc;
 }
 
 int
@@ -479,94 +489,39 @@ apply_run(struct apply_job *j, GError **err)
 {
 	const char *base =
 	    j->mode == APPLY_BRANCH || !j->base ? "HEAD" : j->base;
-	const char *const resolve[] = {"rev-parse", "--verify", "-q", NULL,
+	g_autofree char *spec = g_strdup_printf("%s^{commit}", base);
+	const char *const resolve[] = {"rev-parse", "--verify", "-q", spec,
 				       NULL};
-	g_autofree char *tmpdir = NULL, *wt = NULL;
-	GString *e = g_string_new(NULL), *pat = NULL;
-	GError *te = NULL;
+	struct tmpwt w = {0};
 	gboolean sparse_ok = FALSE;
 	int rc;
 
 	gitrun_guard();
-	{
-		g_autofree char *spec = g_strdup_printf("%s^{commit}", base);
-		const char *argv[] = {resolve[0], resolve[1], resolve[2], spec,
-				      NULL};
-
-		j->onto = git_line(NULL, argv);
-	}
-	if (!j->onto) {
+	/* what killed runs left: their worktrees and folders */
+	tmpwt_sweep(TRUE);
+	if (!(j->onto = git_line(NULL, resolve))) {
 		g_autofree char *b = lore_term_safe(base, -1);
 
 		rc = fail(err, LORE_ENOTFOUND,
 			  "base %s is not a commit here; nothing applied", b);
 		goto out;
 	}
-	tmpdir = g_dir_make_tmp("lore-am-apply-XXXXXX", &te);
-	if (!tmpdir) {
-		rc = fail(err, LORE_EIO, "cannot make a temporary folder: %s",
-			  te->message);
-		g_error_free(te);
-		goto out;
-	}
-	wt = g_build_filename(tmpdir, "worktree", NULL);
-	{
-		const char *const add[] = {
-		    "worktree", "add", "--quiet", "--no-checkout",
-		    "--detach", wt,    j->onto,	  NULL};
-
-		if (gitrun(NULL, add, NULL, 0, NULL, e, NULL) != 0) {
-			g_autofree char *why = git_reason(e);
-
-			rc = fail(err, LORE_ENOTFOUND,
-				  "cannot make a temporary worktree: %s", why);
-			goto out;
-		}
-	}
-	/* only the series' files when git can name them, else all */
-	pat = sparse_patterns(wt, j->mbox);
-	if (!pat || !(sparse_ok = sparse(wt, pat))) {
-		const char *const full[] = {"read-tree", "-mu", "HEAD", NULL};
-
-		if (gitrun(wt, full, NULL, 0, NULL, e, NULL) != 0) {
-			g_autofree char *why = git_reason(e);
-
-			rc = fail(err, LORE_ENOTFOUND,
-				  "cannot check out a temporary worktree: %s",
-				  why);
-			goto out;
-		}
-	}
-	rc = in_worktree(j, wt, sparse_ok, err);
+	rc = prepare(j, &w, &sparse_ok, err);
 	if (!rc && gitrun_interrupted())
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
 	if (!rc)
-		rc = bring_home(j, tmpdir, err);
+		rc = in_worktree(j, w.path, sparse_ok, err);
 out:
-	if (wt) {
-		const char *const rm[] = {"worktree", "remove", "--force", wt,
-					  NULL};
-		const char *const prune[] = {"worktree", "prune", NULL};
-
-		/* an am stopped halfway lives in the worktree's own git
-		 * folder: removing the worktree removes it too */
-		if (gitrun(NULL, rm, NULL, 0, NULL, e, NULL) != 0) {
-			/* git would not: the folder goes, then its record */
-			remove_tree(wt);
-			gitrun(NULL, prune, NULL, 0, NULL, e, NULL);
-		}
-	}
-	if (tmpdir) {
-		g_autofree char *msg =
-		    g_build_filename(tmpdir, "merge-msg", NULL);
-
-		g_unlink(msg);
-		g_rmdir(tmpdir);
-	}
+	/* from here on no signal cuts a step in half: moving the branch
+	 * happens whole or not at all, and the clean-up runs to its end */
+	gitrun_hold();
+	if (!rc && gitrun_interrupted())
+		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	if (!rc)
+		rc = bring_home(j, w.dir, err);
+	tmpwt_remove(&w);
+	gitrun_release();
 	gitrun_unguard();
-	g_string_free(e, TRUE);
-	if (pat)
-		g_string_free(pat, TRUE);
 	return rc;
 }
 

@@ -202,6 +202,41 @@ label_once(const char *name, gboolean *say_label)
 	*say_label = FALSE;
 }
 
+/*
+ * RFC 6376 8.15: a field RFC 5322 allows once, added above the signed one,
+ * is the one lore-am and git am read, while the signature, checked on the
+ * last (5.4.2), holds all the same. A good signature vouches for the
+ * message only when its h= list @hdrs names each such field as many times
+ * as @msg has it (patatt's h= is read the same way). The reason it does
+ * not, or NULL (g_free).
+ */
+static char *
+uncovered(const struct message *msg, const char *hdrs)
+{
+	g_auto(GStrv) names = NULL;
+	guint i, j;
+
+	if (!msg->once_twice)
+		return NULL;
+	names = g_strsplit(hdrs ? hdrs : "", ":", -1);
+	for (j = 0; names[j]; j++)
+		g_strstrip(names[j]);
+	for (i = 0; message_once_fields[i]; i++) {
+		const char *f = message_once_fields[i];
+		guint have = message_header_count(msg, f), covered = 0;
+
+		if (have < 2)
+			continue;
+		for (j = 0; names[j]; j++)
+			covered += !g_ascii_strcasecmp(names[j], f);
+		if (covered < have)
+			return g_strdup_printf("a second %s: header that the "
+					       "signature does not cover",
+					       f);
+	}
+	return NULL;
+}
+
 static int
 check_dkim(struct attest *a, const struct message *msg, const char *name,
 	   gboolean *say_label)
@@ -239,14 +274,16 @@ check_dkim(struct attest *a, const struct message *msg, const char *name,
 	for (i = 0; i < sigs->len; i++) {
 		struct dkimv_sig *s = &g_array_index(sigs, struct dkimv_sig, i);
 		g_autofree char *who = g_strdup_printf("DKIM/%s", s->domain);
+		g_autofree char *dup = NULL;
 
-		if (s->verdict == DKIMV_PASS)
+		if (s->verdict == DKIMV_PASS &&
+		    !(dup = uncovered(msg, s->hdrs)))
 			passed(a, who);
 		else
 			rc = failed(a, name,
 				    s->verdict == DKIMV_NOKEY ? "No key"
 							      : "BADSIG",
-				    who, s->why, TRUE, rc);
+				    who, dup ? dup : s->why, TRUE, rc);
 	}
 	g_array_unref(sigs);
 	return rc;
@@ -281,10 +318,15 @@ check_patatt(struct attest *a, const struct message *msg, const char *name,
 		    &g_array_index(sigs, struct patatt_sig, i);
 		g_autofree char *who =
 		    g_strdup_printf("%s/%s", s->algo, s->identity);
-		g_autofree char *by = NULL;
+		g_autofree char *by = NULL, *dup = NULL;
 
 		switch (s->verdict) {
 		case PATATT_PASS:
+			if ((dup = uncovered(msg, s->hdrs))) {
+				rc = failed(a, name, "BADSIG", who, dup, TRUE,
+					    rc);
+				continue;
+			}
 			/* b4's rule: a good signature by someone else than
 			 * the sender says whose it is */
 			if (msg->from_email &&

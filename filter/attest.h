@@ -5,7 +5,9 @@
  * shown in the summary the way b4 shows them ("✓ Signed: DKIM/example.org",
  * "✓ Signed: ed25519/dev@example.org", "✗ BADSIG: ...", "✗ No key: ..."),
  * and the policy applied: lore-am.attestation-policy, else
- * b4.attestation-policy.
+ * b4.attestation-policy. A signature that holds fails all the same when
+ * the message has a second From, Subject or other field RFC 5322 allows
+ * once that its h= does not cover (message_once_fields, RFC 6376 8.15).
  *
  * Ownership: struct attest is made by attest_new() and freed with
  * attest_free(); it owns its DNS cache, the DKIM library handle and the

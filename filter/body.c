@@ -131,13 +131,23 @@ strip_nl(GString *s, gboolean left, gboolean right)
 /*
  * The trailer reader strips the paragraph it reads (as b4 does), which
  * takes the indentation of its first line: an indented stack trace line
- * or " >From" must reach the commit as it was written.
+ * or " >From" must reach the commit as it was written. After two blank
+ * lines (or more, or white space only) the paragraph starts with them.
  */
 static void
 keep_indent(const char *para, GPtrArray *lines)
 {
-	size_t ws = strspn(para, " \t");
+	size_t ws;
 	char *first;
+
+	for (;;) {
+		size_t b = strspn(para, " \t\r");
+
+		if (para[b] != '\n')
+			break;
+		para += b + 1;
+	}
+	ws = strspn(para, " \t");
 
 	if (!ws || !lines->len)
 		return;
@@ -147,6 +157,56 @@ keep_indent(const char *para, GPtrArray *lines)
 		    g_strdup_printf("%.*s%s", (int)ws, para, first);
 		g_free(first);
 	}
+}
+
+/*
+ * A "-- " signature line inside the paragraph @para (not its first line:
+ * a signature paragraph of its own is text to the trailer reader too),
+ * cut off @para and returned with the lines after it (g_free), or NULL.
+ * The trailer reader would drop it as a reply's signature, but above the
+ * patch git am keeps it in the commit message.
+ */
+static char *
+cut_sigtail(char *para)
+{
+	char *p;
+
+	for (p = strchr(para, '\n'); p; p = strchr(p + 1, '\n'))
+		if (!strncmp(p + 1, "-- ", 3) &&
+		    (p[4] == '\n' || p[4] == '\0')) {
+			char *tail = g_strdup(p + 1);
+
+			*p = '\0';
+			return tail;
+		}
+	return NULL;
+}
+
+/*
+ * git interpret-trailers' verdict on a last paragraph that holds a "-- "
+ * signature: a trailer block when its trailer lines are all of it, or at
+ * least a quarter of it with a Signed-off-by among them. @others are its
+ * other lines above the signature.
+ */
+static gboolean
+git_trailer_block(GPtrArray *trailers, GPtrArray *others, const char *tail)
+{
+	guint other = 0, i;
+	gboolean sob = FALSE;
+	const char *p;
+
+	for (i = 0; i < others->len; i++)
+		other += *(const char *)others->pdata[i] != '\0';
+	for (p = tail; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		other += nl > p;
+		p = *nl ? nl + 1 : nl;
+	}
+	for (i = 0; i < trailers->len; i++)
+		sob |= !strcmp(((struct trailer *)trailers->pdata[i])->lname,
+			       "signed-off-by");
+	return trailers->len && (!other || (sob && trailers->len * 3 >= other));
 }
 
 /* The first line of @body that git mailinfo takes for the patch break, or
@@ -246,8 +306,13 @@ body_split(const char *body, struct body_parts *out)
 	np = g_strv_length(paras);
 	out->trailers = trailer_array_new();
 	nlines = g_ptr_array_new_with_free_func(g_free);
+	if (np && *out->basement)
+		out->sigtail = cut_sigtail(paras[np - 1]);
 	trailer_find(np ? paras[np - 1] : "", FALSE, out->trailers, nlines);
 	keep_indent(np ? paras[np - 1] : "", nlines);
+	if (out->sigtail)
+		out->sig_block =
+		    git_trailer_block(out->trailers, nlines, out->sigtail);
 	for (i = 0; out->trailers->len && i < nlines->len; i++)
 		if (*(const char *)nlines->pdata[i])
 			out->glued = TRUE;
@@ -278,6 +343,7 @@ body_parts_clear(struct body_parts *bp)
 	g_free(bp->message);
 	g_free(bp->basement);
 	g_free(bp->signature);
+	g_free(bp->sigtail);
 	if (bp->trailers)
 		g_ptr_array_free(bp->trailers, TRUE);
 	memset(bp, 0, sizeof(*bp));
@@ -296,11 +362,41 @@ basement_needs_dashes(const char *basement)
 		 g_str_has_prefix(p, "--- "));
 }
 
+/*
+ * The trailers of @trailers that are @bp's own (@own > 0), the others
+ * (@own == 0) or all of them (@own < 0), appended to @s when @s is not
+ * NULL; returns how many.
+ */
+static guint
+put_trailers(GString *s, GPtrArray *trailers, const struct body_parts *bp,
+	     int own)
+{
+	guint i, n = 0;
+
+	for (i = 0; i < trailers->len; i++) {
+		struct trailer *t = trailers->pdata[i];
+
+		if (own >= 0 &&
+		    g_ptr_array_find(bp->trailers, t, NULL) != (own > 0))
+			continue;
+		n++;
+		if (s) {
+			g_autofree char *l = trailer_string(t, TRUE);
+
+			g_string_append(s, l);
+			g_string_append_c(s, '\n');
+		}
+	}
+	return n;
+}
+
 char *
 body_rebuild(const struct body_parts *bp, GPtrArray *trailers)
 {
 	GString *s = g_string_new(NULL);
-	guint i;
+	/* with a signature in the trailer paragraph, the body's own
+	 * trailers stay above it and new ones go below, as git puts them */
+	int first = bp->sigtail ? 1 : -1;
 
 	if (*bp->message) {
 		GString *m = g_string_new(bp->message);
@@ -311,14 +407,21 @@ body_rebuild(const struct body_parts *bp, GPtrArray *trailers)
 		g_string_free(m, TRUE);
 		/* trailers that shared the message's last paragraph stay in
 		 * it, as git interpret-trailers leaves them */
-		if (trailers->len && !(bp->glued && bp->trailers->len))
+		if (put_trailers(NULL, trailers, bp, first) &&
+		    !(bp->glued && bp->trailers->len))
 			g_string_append_c(s, '\n');
 	}
-	for (i = 0; i < trailers->len; i++) {
-		g_autofree char *t = trailer_string(trailers->pdata[i], TRUE);
+	put_trailers(s, trailers, bp, first);
+	if (bp->sigtail) {
+		GString *g = g_string_new(bp->sigtail);
 
-		g_string_append(s, t);
+		strip_nl(g, FALSE, TRUE);
+		g_string_append(s, g->str);
 		g_string_append_c(s, '\n');
+		g_string_free(g, TRUE);
+		if (put_trailers(NULL, trailers, bp, 0) && !bp->sig_block)
+			g_string_append_c(s, '\n');
+		put_trailers(s, trailers, bp, 0);
 	}
 	if (*bp->basement) {
 		GString *b = g_string_new(bp->basement);

@@ -20,12 +20,22 @@ struct body_parts {
 	char *signature;     /* after the last "-- " line, "" if none */
 	gboolean glued;	     /* the trailer block shared its paragraph with
 			      * lines of the message, no blank line between */
+	char *sigtail;	     /* a "-- " line inside the last paragraph above
+			      * the patch and the lines after it, which git
+			      * keeps in the message: written after the
+			      * message's own trailers; NULL if none */
+	gboolean sig_block;  /* git reads that paragraph as a trailer block:
+			      * new trailers follow the tail directly */
 };
 
 void body_split(const char *body, struct body_parts *out);
 void body_parts_clear(struct body_parts *bp);
 
-/* Put a body back together with @trailers in place of the old block. */
+/*
+ * Put a body back together with @trailers in place of the old block. With
+ * a sigtail, the trailers of @trailers that are the body's own (the same
+ * pointers as in bp->trailers) come before it and the others after it.
+ */
 char *body_rebuild(const struct body_parts *bp, GPtrArray *trailers);
 
 /* b4's DIFF_RE: "---"/"+++" pair, "GIT binary patch" or "diff --git a/ b/" */

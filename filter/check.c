@@ -12,6 +12,7 @@
 #include "message.h"
 #include "util.h"
 
+#include <signal.h>
 #include <string.h>
 
 #define KERNEL_CHECK                                                           \
@@ -32,47 +33,91 @@ check_grade(const char *output, int st)
 struct check_state {
 	char **argv;
 	const char *top;
-	guint n, counts[3];
+	guint timeout;
+	guint n, counts[3], timed_out, cut;
 	gboolean failed; /* the command could not be run */
 };
 
+/* " (check timed out after N s)", " (output cut: ...)" or "" (g_free) */
+static char *
+bound_note(const struct gitrun_bound *b)
+{
+	if (b->timed_out)
+		return g_strdup_printf(" (check timed out after %u s)",
+				       b->timeout);
+	if (b->cut)
+		return g_strdup_printf(" (output cut: %" G_GSIZE_FORMAT
+				       " bytes kept, %" G_GUINT64_FORMAT
+				       " more not read into memory)",
+				       b->keep, b->cut);
+	return g_strdup("");
+}
+
 static void
-show(const char *subject, int grade, const GString *out)
+show(const char *subject, int grade, const GString *out,
+     const struct gitrun_bound *b)
 {
 	static const char *const word[] = {"clean   ", "warnings", "errors  "};
 	g_autofree char *s = lore_term_safe(subject ? subject : "?", -1);
-	g_auto(GStrv) lines = g_strsplit(out->str, "\n", -1);
-	guint i, shown = 0;
+	g_autofree char *note = bound_note(b);
+	const char *l;
+	size_t pos = 0, n;
+	guint shown = 0;
 
-	lore_info("  %s %s", word[grade], s);
-	for (i = 0; lines[i] && shown < CHECK_SHOW_LINES; i++) {
-		g_autofree char *l = NULL;
+	lore_info("  %s %s%s", word[grade], s, note);
+	/* line by line up to the few shown: the output may be a MiB */
+	while (shown < CHECK_SHOW_LINES &&
+	       lore_next_line(out->str, out->len, &pos, &l, &n)) {
+		g_autofree char *t = NULL;
 
-		if (!*g_strchomp(lines[i]))
+		while (n && g_ascii_isspace(l[n - 1]))
+			n--;
+		if (!n)
 			continue;
-		l = lore_term_safe(lines[i], -1);
-		lore_info("      %s", l);
+		t = lore_term_safe(l, (gssize)n);
+		lore_info("      %s", t);
 		shown++;
 	}
+}
+
+/* "; 1 check timed out, 1 output cut" (a static buffer: said once) */
+static const char *
+bounds_said(const struct check_state *st)
+{
+	static char buf[96];
+
+	g_snprintf(buf, sizeof(buf), "; %u check%s timed out, %u output%s cut",
+		   st->timed_out, st->timed_out == 1 ? "" : "s", st->cut,
+		   st->cut == 1 ? "" : "s");
+	return buf;
 }
 
 static void
 one_patch(const char *msg, size_t len, void *data)
 {
 	struct check_state *st = data;
+	struct gitrun_bound b = {st->timeout, CHECK_OUTPUT_KEEP, FALSE, 0};
 	struct message *m;
-	GString *out, *err;
+	GString *out;
 	GError *e = NULL;
 	int rc, grade;
 
-	if (st->failed)
+	if (st->failed || gitrun_interrupted())
 		return;
 	m = message_parse(msg, len, NULL);
 	out = g_string_new(NULL);
-	err = g_string_new(NULL);
-	rc = gitrun_program(st->top, (const char *const *)st->argv, msg, len,
-			    out, err, &e);
-	if (rc < 0) {
+	rc = gitrun_bounded(st->top, (const char *const *)st->argv, msg, len,
+			    out, &b, &e);
+	if (gitrun_interrupted()) {
+		g_clear_error(&e);
+	} else if (rc < 0 && b.timed_out) {
+		/* an unfinished check passes nothing: errors */
+		g_clear_error(&e);
+		st->counts[2]++;
+		st->n++;
+		st->timed_out++;
+		show(m ? m->subject : NULL, 2, out, &b);
+	} else if (rc < 0) {
 		g_autofree char *c = lore_term_safe(st->argv[0], -1);
 
 		lore_err("--check: cannot run '%s': %s; no checks", c,
@@ -80,15 +125,35 @@ one_patch(const char *msg, size_t len, void *data)
 		g_error_free(e);
 		st->failed = TRUE;
 	} else {
-		g_string_append(out, err->str);
 		grade = check_grade(out->str, rc);
 		st->counts[grade]++;
 		st->n++;
-		show(m ? m->subject : NULL, grade, out);
+		st->cut += b.cut > 0;
+		show(m ? m->subject : NULL, grade, out, &b);
 	}
 	message_free(m);
 	g_string_free(out, TRUE);
-	g_string_free(err, TRUE);
+}
+
+/* lore-am.check-timeout: seconds, CHECK_TIMEOUT when unset or bad */
+static guint
+check_timeout(struct config *cfg)
+{
+	const char *v = config_get(cfg, "check-timeout", NULL);
+	guint64 n;
+
+	if (!v)
+		return CHECK_TIMEOUT;
+	if (g_ascii_string_to_unsigned(v, 10, 1, 24 * 3600, &n, NULL))
+		return (guint)n;
+	{
+		g_autofree char *s = lore_term_safe(v, -1);
+
+		lore_err("--check: git config lore-am.check-timeout: '%s' is "
+			 "not a number of seconds (1 to 86400); using %u",
+			 s, CHECK_TIMEOUT);
+	}
+	return CHECK_TIMEOUT;
 }
 
 void
@@ -121,17 +186,25 @@ check_run(const GString *mbox, const char *top, struct config *cfg)
 		return;
 	}
 	st.top = top;
+	st.timeout = check_timeout(cfg);
 	lore_info("---");
 	{
 		g_autofree char *c = lore_term_safe(cmd, -1);
 
 		lore_info("Checks: %s", c);
 	}
+	/* a Ctrl-C stops the check command's group too (it has its own):
+	 * then lore-am ends by that signal, as without --check */
+	gitrun_guard();
 	mbox_split(mbox->str, mbox->len, one_patch, &st);
+	gitrun_unguard();
+	if (gitrun_interrupted())
+		raise(gitrun_signal());
 	if (!st.failed)
 		lore_info("Checked %u patch%s: %u clean, %u with warnings, %u "
-			  "with errors",
+			  "with errors%s",
 			  st.n, st.n == 1 ? "" : "es", st.counts[0],
-			  st.counts[1], st.counts[2]);
+			  st.counts[1], st.counts[2],
+			  st.timed_out || st.cut ? bounds_said(&st) : "");
 	g_strfreev(st.argv);
 }

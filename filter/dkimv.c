@@ -34,6 +34,7 @@ static struct {
 	__typeof__(dkim_sig_geterror) *sig_geterror;
 	__typeof__(dkim_sig_getcanonlen) *sig_getcanonlen;
 	__typeof__(dkim_sig_getsigntime) *sig_getsigntime;
+	__typeof__(dkim_sig_gettagvalue) *sig_gettagvalue;
 } lib;
 
 /* clang-format off */
@@ -56,6 +57,7 @@ static const struct lore_sym syms[] = {
 	{ "dkim_sig_geterror", (gpointer *)&lib.sig_geterror },
 	{ "dkim_sig_getcanonlen", (gpointer *)&lib.sig_getcanonlen },
 	{ "dkim_sig_getsigntime", (gpointer *)&lib.sig_getsigntime },
+	{ "dkim_sig_gettagvalue", (gpointer *)&lib.sig_gettagvalue },
 };
 
 static struct lore_lib libdkim = { .soname = DKIMV_LIB,
@@ -66,6 +68,7 @@ static struct lore_lib libdkim = { .soname = DKIMV_LIB,
 struct dkimv {
 	DKIM_LIB *lib;
 	struct dnstxt *dns;
+	size_t keymax; /* the longest key record libopendkim takes, or 0 */
 };
 
 static enum dnstxt_status
@@ -82,20 +85,79 @@ lookup(struct dkimv *v, const char *sel, const char *dom, const char **txt)
 	return dnstxt_lookup(v->dns, name, txt);
 }
 
-/* libopendkim asks for SELECTOR._domainkey.DOMAIN through this. */
+/* The tags of a key record that a verifier reads (RFC 6376 3.6.1, and g=
+ * of RFC 4871); the others, n= (notes for people) and unknown ones, are
+ * ignored by rule. */
+static gboolean
+key_tag(const char *name, size_t len)
+{
+	return len == 1 && strchr("ghkpstv", *name);
+}
+
+char *
+dkimv_key_record(const char *txt)
+{
+	g_auto(GStrv) specs = g_strsplit(txt, ";", -1);
+	GString *out = g_string_new(NULL);
+	guint i;
+
+	for (i = 0; specs[i]; i++) {
+		char *spec = g_strstrip(specs[i]);
+		const char *eq = strchr(spec, '=');
+		size_t n = eq ? (size_t)(eq - spec) : 0;
+
+		while (n && g_ascii_isspace(spec[n - 1]))
+			n--;
+		/* a tag without "=" stays: the record's syntax error is
+		 * libopendkim's to see */
+		if (!*spec || (eq && !key_tag(spec, n)))
+			continue;
+		if (out->len)
+			g_string_append_c(out, ';');
+		g_string_append(out, spec);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/*
+ * The key record @txt as libopendkim is given it, in @max bytes at most:
+ * as published, or, when that is too long, without the tags no verifier
+ * reads (a record padded with notes). NULL when it does not fit.
+ */
+static char *
+key_fit(const char *txt, size_t max)
+{
+	char *r;
+
+	if (strlen(txt) <= max)
+		return g_strdup(txt);
+	r = dkimv_key_record(txt);
+	if (strlen(r) <= max)
+		return r;
+	g_free(r);
+	return NULL;
+}
+
+/* libopendkim asks for SELECTOR._domainkey.DOMAIN through this, with a
+ * buffer of its own size (1025 bytes in libopendkim 2.11). */
 static DKIM_CBSTAT
 key_lookup(DKIM *dkim, DKIM_SIGINFO *sig, u_char *buf, size_t buflen)
 {
 	struct dkimv *v = lib.get_user_context(dkim);
 	const char *sel = (const char *)lib.sig_getselector(sig);
 	const char *dom = (const char *)lib.sig_getdomain(sig);
+	g_autofree char *rec = NULL;
 	const char *txt;
 
 	if (!buflen)
 		return DKIM_CBSTAT_NOTFOUND;
+	v->keymax = buflen - 1;
 	switch (lookup(v, sel, dom, &txt)) {
 	case DNSTXT_OK:
-		g_strlcpy((char *)buf, txt, buflen);
+		/* never cut short: a key cut is another key, or none */
+		if (!(rec = key_fit(txt, v->keymax)))
+			return DKIM_CBSTAT_NOTFOUND;
+		memcpy(buf, rec, strlen(rec) + 1);
 		return DKIM_CBSTAT_CONTINUE;
 	default:
 		/* TRYAGAIN would stop the whole message: judge() tells a
@@ -142,7 +204,40 @@ dkimv_free(struct dkimv *v)
 static void
 sig_clear(gpointer p)
 {
-	g_free(((struct dkimv_sig *)p)->domain);
+	struct dkimv_sig *s = p;
+
+	g_free(s->domain);
+	g_free(s->why);
+	g_free(s->hdrs);
+}
+
+/* Why the key of @sig was not had: the answer is cached, so this asks the
+ * server nothing. */
+static char *
+no_key_why(struct dkimv *v, DKIM_SIGINFO *sig)
+{
+	const char *sel = (const char *)lib.sig_getselector(sig);
+	const char *dom = (const char *)lib.sig_getdomain(sig);
+	g_autofree char *rec = NULL, *name = NULL, *safe = NULL;
+	const char *txt;
+	enum dnstxt_status st = lookup(v, sel, dom, &txt);
+
+	if (st == DNSTXT_FAIL)
+		return g_strdup("DNS did not answer");
+	if (st == DNSTXT_NOTFOUND ||
+	    (st == DNSTXT_OK &&
+	     (!v->keymax || (rec = key_fit(txt, v->keymax)))))
+		return g_strdup("no key in DNS");
+	/* sel and dom are set: lookup() found something */
+	name = g_strdup_printf("%s._domainkey.%s", sel, dom);
+	safe = lore_term_safe(name, -1);
+	if (st == DNSTXT_TOOBIG)
+		return g_strdup_printf("the key record at %s is too large: "
+				       "over %d bytes",
+				       safe, DNSTXT_MAX_ANSWER);
+	return g_strdup_printf("the key record at %s is too large: %zu bytes, "
+			       "libopendkim takes %zu at most",
+			       safe, strlen(txt), v->keymax);
 }
 
 /* Is the signing time (t=) further than @max_days from @date? */
@@ -170,35 +265,33 @@ judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, gint64 date,
 	ssize_t msglen = -1, canonlen = -1, signlen = -1;
 
 	out->domain = lore_term_safe(dom ? dom : "?", -1);
+	out->hdrs = g_strdup(
+	    (const char *)lib.sig_gettagvalue(sig, FALSE, (u_char *)"h"));
 	if ((lib.sig_getflags(sig) & DKIM_SIGFLAG_PASSED) &&
 	    lib.sig_getbh(sig) == DKIM_SIGBH_MATCH) {
 		lib.sig_getcanonlen(dkim, sig, &msglen, &canonlen, &signlen);
 		if (signlen >= 0 && msglen > canonlen) {
 			out->verdict = DKIMV_BADSIG;
-			out->why = "text after the l= length is not signed";
+			out->why =
+			    g_strdup("text after the l= length is not signed");
 		} else if (stale(sig, date, max_days)) {
 			out->verdict = DKIMV_BADSIG;
-			out->why = "signed too long before or after its Date";
+			out->why = g_strdup(
+			    "signed too long before or after its Date");
 		} else {
 			out->verdict = DKIMV_PASS;
 		}
 		return;
 	}
 	if (e == DKIM_SIGERROR_NOKEY || e == DKIM_SIGERROR_KEYFAIL) {
-		const char *txt;
-
 		out->verdict = DKIMV_NOKEY;
-		/* the answer is cached: this asks the server nothing */
-		out->why = lookup(v, (const char *)lib.sig_getselector(sig),
-				  dom, &txt) == DNSTXT_FAIL
-			       ? "DNS did not answer"
-			       : "no key in DNS";
+		out->why = no_key_why(v, sig);
 		return;
 	}
 	out->verdict = DKIMV_BADSIG;
-	out->why = lib.sig_getbh(sig) == DKIM_SIGBH_MISMATCH
-		       ? "the body changed after signing"
-		       : "the signature does not match";
+	out->why = g_strdup(lib.sig_getbh(sig) == DKIM_SIGBH_MISMATCH
+				? "the body changed after signing"
+				: "the signature does not match");
 }
 
 GArray *

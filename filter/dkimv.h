@@ -6,7 +6,7 @@
  *
  * Ownership: struct dkimv owns the library handle and borrows the dnstxt;
  * the results array dkimv_check() fills is the caller's (g_array_unref,
- * which frees each domain).
+ * which frees each entry's strings).
  */
 #ifndef LORE_DKIMV_H
 #define LORE_DKIMV_H
@@ -24,8 +24,9 @@ enum dkimv_verdict {
 
 struct dkimv_sig {
 	enum dkimv_verdict verdict;
-	char *domain;	 /* d= as signed, terminal-safe */
-	const char *why; /* a short reason for a failure, static */
+	char *domain; /* d= as signed, terminal-safe */
+	char *why;    /* a short reason for a failure, terminal-safe */
+	char *hdrs;   /* h= as signed (the fields it covers), or NULL */
 };
 
 struct dkimv;
@@ -44,5 +45,14 @@ void dkimv_free(struct dkimv *v);
  */
 GArray *dkimv_check(struct dkimv *v, const char *raw, size_t len, gint64 date,
 		    guint max_days);
+
+/*
+ * The key record @txt with only the tags a verifier reads (v, g, h, k, p,
+ * s, t; RFC 6376 3.6.1 has the others ignored, n= holds notes for
+ * people), each without the white space around it, joined by ';' (g_free).
+ * A record padded with notes past what libopendkim takes is given to it
+ * so. Exported for the fuzz harness.
+ */
+char *dkimv_key_record(const char *txt);
 
 #endif

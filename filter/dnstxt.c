@@ -132,15 +132,15 @@ dnstxt_free(struct dnstxt *d)
 	g_free(d);
 }
 
-/* The first TXT record of the answer, its character-strings joined. */
-static char *
-first_txt(const guchar *buf, int len)
+char *
+dnstxt_parse(const guchar *buf, size_t len)
 {
 	ns_msg msg;
 	ns_rr rr;
 	int i, n;
 
-	if (ns_initparse(buf, len, &msg) < 0)
+	/* ns_initparse takes an int; no DNS message is longer than 65535 */
+	if (len > DNSTXT_MAX_ANSWER || ns_initparse(buf, (int)len, &msg) < 0)
 		return NULL;
 	n = ns_msg_count(msg, ns_s_an);
 	for (i = 0; i < n; i++) {
@@ -151,9 +151,10 @@ first_txt(const guchar *buf, int len)
 			return NULL;
 		if (ns_rr_type(rr) != ns_t_txt || ns_rr_class(rr) != ns_c_in)
 			continue;
+		/* ns_parserr checked that the RDATA lies inside @buf */
 		p = ns_rr_rdata(rr);
 		end = p + ns_rr_rdlen(rr);
-		s = g_string_new(NULL);
+		s = g_string_sized_new(ns_rr_rdlen(rr));
 		while (p < end) {
 			size_t l = *p++;
 
@@ -162,17 +163,37 @@ first_txt(const guchar *buf, int len)
 			g_string_append_len(s, (const char *)p, l);
 			p += l;
 		}
+		/* a key record is text: a NUL would cut it short unseen */
+		if (memchr(s->str, '\0', s->len)) {
+			g_string_free(s, TRUE);
+			return NULL;
+		}
 		return g_string_free(s, FALSE);
 	}
 	return NULL;
+}
+
+/* res_nquery() into a buffer that holds any DNS message, so that a large
+ * record (over TCP) is read whole; the answer's length is the whole
+ * answer's, which may be more than was stored: only what was is read. */
+static int
+ask(struct dnstxt *d, const char *name, guchar **buf)
+{
+	gint64 t0 = g_get_monotonic_time();
+	int n;
+
+	*buf = g_malloc(DNSTXT_MAX_ANSWER);
+	n = res_nquery(&d->res, name, ns_c_in, ns_t_txt, *buf,
+		       DNSTXT_MAX_ANSWER);
+	d->spent += g_get_monotonic_time() - t0;
+	return n;
 }
 
 static struct answer *
 query(struct dnstxt *d, const char *name)
 {
 	struct answer *a = g_new0(struct answer, 1);
-	guchar buf[NS_MAXMSG > 8192 ? 8192 : NS_MAXMSG];
-	gint64 t0;
+	g_autofree guchar *buf = NULL;
 	int n;
 
 	a->st = DNSTXT_FAIL;
@@ -184,9 +205,7 @@ query(struct dnstxt *d, const char *name)
 		a->txt = g_strdup("DNS not answering");
 		return a;
 	}
-	t0 = g_get_monotonic_time();
-	n = res_nquery(&d->res, name, ns_c_in, ns_t_txt, buf, sizeof(buf));
-	d->spent += g_get_monotonic_time() - t0;
+	n = ask(d, name, &buf);
 	if (n < 0) {
 		switch (d->res.res_h_errno) {
 		case HOST_NOT_FOUND:
@@ -200,7 +219,14 @@ query(struct dnstxt *d, const char *name)
 		}
 		return a;
 	}
-	a->txt = first_txt(buf, n);
+	if (n > DNSTXT_MAX_ANSWER) {
+		/* cannot come over DNS (its TCP length is 16 bits): a
+		 * resolver's own doing; never read it cut short */
+		a->st = DNSTXT_TOOBIG;
+		a->txt = g_strdup("the answer is larger than 64 KiB");
+		return a;
+	}
+	a->txt = dnstxt_parse(buf, n);
 	if (a->txt) {
 		a->st = DNSTXT_OK;
 	} else {

@@ -15,11 +15,16 @@
 #include <glib.h>
 
 #define DNSTXT_BUDGET_MS 4000
+/* The most of an answer read: 64 KiB holds any DNS message (RFC 1035
+ * 4.2.2: TCP's length field is 16 bits), so a TXT record of any size DNS
+ * carries is read whole. */
+#define DNSTXT_MAX_ANSWER 65536
 
 enum dnstxt_status {
 	DNSTXT_OK,	 /* a TXT record was found */
 	DNSTXT_NOTFOUND, /* the name or its TXT record does not exist */
 	DNSTXT_FAIL,	 /* no answer: server down, slow, or budget spent */
+	DNSTXT_TOOBIG,	 /* an answer past DNSTXT_MAX_ANSWER: not read */
 };
 
 struct dnstxt;
@@ -38,5 +43,13 @@ void dnstxt_free(struct dnstxt *d);
  */
 enum dnstxt_status dnstxt_lookup(struct dnstxt *d, const char *name,
 				 const char **txt);
+
+/*
+ * The first TXT record of the DNS answer in the @len bytes at @buf, its
+ * strings joined (g_free), or NULL when the answer is malformed, holds
+ * none, or the record holds a NUL byte (a key record is text). Reads
+ * nothing outside @buf. (For the fuzz harness too.)
+ */
+char *dnstxt_parse(const guchar *buf, size_t len);
 
 #endif

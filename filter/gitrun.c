@@ -17,6 +17,9 @@
 static volatile sig_atomic_t interrupted;
 static struct sigaction saved[3];
 static const int guarded[] = {SIGINT, SIGTERM, SIGHUP};
+static guint guard_depth;
+static guint hold_depth;
+static sigset_t held_before;
 
 static void
 on_signal(int sig)
@@ -30,11 +33,18 @@ gitrun_guard(void)
 	struct sigaction sa;
 	guint i;
 
+	if (guard_depth++)
+		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
+	for (i = 0; i < G_N_ELEMENTS(guarded); i++) {
 		sigaction(guarded[i], &sa, &saved[i]);
+		/* ignored when we started (nohup, a background job of a
+		 * script): it stays ignored, it interrupts nothing */
+		if (saved[i].sa_handler == SIG_IGN)
+			sigaction(guarded[i], &saved[i], NULL);
+	}
 }
 
 void
@@ -42,8 +52,33 @@ gitrun_unguard(void)
 {
 	guint i;
 
+	if (!guard_depth || --guard_depth)
+		return;
 	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
 		sigaction(guarded[i], &saved[i], NULL);
+}
+
+void
+gitrun_hold(void)
+{
+	sigset_t set;
+	guint i;
+
+	if (hold_depth++)
+		return;
+	sigemptyset(&set);
+	for (i = 0; i < G_N_ELEMENTS(guarded); i++)
+		sigaddset(&set, guarded[i]);
+	sigprocmask(SIG_BLOCK, &set, &held_before);
+}
+
+void
+gitrun_release(void)
+{
+	if (!hold_depth || --hold_depth)
+		return;
+	/* a signal that came while held is delivered here, to on_signal */
+	sigprocmask(SIG_SETMASK, &held_before, NULL);
 }
 
 gboolean
@@ -52,13 +87,29 @@ gitrun_interrupted(void)
 	return interrupted != 0;
 }
 
-/* An unlinked temporary file opened read-write, or -1. */
+int
+gitrun_signal(void)
+{
+	return interrupted;
+}
+
+/*
+ * An unlinked temporary file opened read-write, or -1. O_TMPFILE makes it
+ * nameless from the start, so a run killed at any moment leaves no file;
+ * where the file system cannot, a named one is unlinked at once.
+ */
 static int
 tmp_fd(GError **err)
 {
 	g_autofree char *path = NULL;
-	int fd = g_file_open_tmp("lore-am-git-XXXXXX", &path, err);
+	int fd = -1;
 
+#ifdef O_TMPFILE
+	fd = open(g_get_tmp_dir(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	fd = g_file_open_tmp("lore-am-git-XXXXXX", &path, err);
 	if (fd >= 0)
 		unlink(path);
 	return fd;
@@ -118,16 +169,17 @@ full_argv(const char *dir, const char *const *argv)
 }
 
 static int
-spawn_in(const char *cwd, const char *const *av, int in, int out, int errfd,
-	 GError **err)
+spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
+      GError **err)
 {
+	g_auto(GStrv) av = full_argv(dir, argv);
 	GError *e = NULL;
 	GPid pid;
 
 	if (!g_spawn_async_with_pipes_and_fds(
-		cwd, av, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
-		NULL, NULL, in, out, errfd, NULL, NULL, 0, &pid, NULL, NULL,
-		NULL, &e)) {
+		NULL, (const char *const *)av, NULL,
+		G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, in,
+		out, errfd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 			    "cannot run %s: %s", av[0], e->message);
 		g_error_free(e);
@@ -136,67 +188,49 @@ spawn_in(const char *cwd, const char *const *av, int in, int out, int errfd,
 	return wait_child(pid, av[0], err);
 }
 
-static int
-spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
-      GError **err)
+int
+gitrun_input_fd(const char *input, gsize inlen, GError **err)
 {
-	g_auto(GStrv) av = full_argv(dir, argv);
+	int fd;
 
-	return spawn_in(NULL, (const char *const *)av, in, out, errfd, err);
-}
-
-static int
-run_with(const char *cwd, const char *dir, const char *const *argv,
-	 const char *input, gsize inlen, GString *out, GString *errout,
-	 GError **err)
-{
-	int in = -1, ofd = -1, efd = -1, rc = -1;
-
-	if ((in = input ? tmp_fd(err) : open("/dev/null", O_RDONLY)) < 0)
-		goto out;
-	if (input &&
-	    (!lore_write_all(in, input, inlen) || lseek(in, 0, SEEK_SET) < 0)) {
+	if (!input)
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if ((fd = tmp_fd(err)) < 0)
+		return -1;
+	if (!lore_write_all(fd, input, inlen) || lseek(fd, 0, SEEK_SET) < 0) {
 		g_set_error(err, LORE_ERROR, LORE_EIO,
-			    "cannot write the input of %s: %s", argv[0],
+			    "cannot write a program's input: %s",
 			    g_strerror(errno));
-		goto out;
+		close(fd);
+		return -1;
 	}
-	if ((out && (ofd = tmp_fd(err)) < 0) ||
-	    (errout && (efd = tmp_fd(err)) < 0))
-		goto out;
-	if (cwd)
-		rc = spawn_in(cwd, argv, in, out ? ofd : STDERR_FILENO,
-			      errout ? efd : STDERR_FILENO, err);
-	else
-		rc = spawn(dir, argv, in, out ? ofd : STDERR_FILENO,
-			   errout ? efd : STDERR_FILENO, err);
-	if (out)
-		slurp(ofd, out);
-	if (errout)
-		slurp(efd, errout);
-out:
-	if (in >= 0)
-		close(in);
-	if (ofd >= 0)
-		close(ofd);
-	if (efd >= 0)
-		close(efd);
-	return rc;
+	return fd;
 }
 
 int
 gitrun(const char *dir, const char *const *argv, const char *input, gsize inlen,
        GString *out, GString *errout, GError **err)
 {
-	return run_with(NULL, dir, argv, input, inlen, out, errout, err);
-}
+	int in, ofd = -1, efd = -1, rc = -1;
 
-int
-gitrun_program(const char *cwd, const char *const *argv, const char *input,
-	       gsize inlen, GString *out, GString *errout, GError **err)
-{
-	return run_with(cwd ? cwd : ".", NULL, argv, input, inlen, out, errout,
-			err);
+	if ((in = gitrun_input_fd(input, inlen, err)) < 0)
+		return -1;
+	if ((out && (ofd = tmp_fd(err)) < 0) ||
+	    (errout && (efd = tmp_fd(err)) < 0))
+		goto out;
+	rc = spawn(dir, argv, in, out ? ofd : STDERR_FILENO,
+		   errout ? efd : STDERR_FILENO, err);
+	if (out)
+		slurp(ofd, out);
+	if (errout)
+		slurp(efd, errout);
+out:
+	close(in);
+	if (ofd >= 0)
+		close(ofd);
+	if (efd >= 0)
+		close(efd);
+	return rc;
 }
 
 int

@@ -133,6 +133,38 @@ message_header(const struct message *msg, const char *name)
 	return w.value;
 }
 
+/* in this order: collect_field() knows each by its index */
+const char *const message_once_fields[] = {
+    "From", "Sender", "Subject",     "Date",	   "Message-ID",
+    "To",   "Cc",     "In-Reply-To", "References", NULL,
+};
+
+struct count {
+	const char *name;
+	guint n;
+};
+
+static gboolean
+count_one(const char *name, size_t nlen, const char *val, size_t vlen,
+	  void *data)
+{
+	struct count *c = data;
+
+	if (strlen(c->name) == nlen &&
+	    !g_ascii_strncasecmp(name, c->name, nlen))
+		c->n++;
+	return TRUE;
+}
+
+guint
+message_header_count(const struct message *msg, const char *name)
+{
+	struct count c = {name, 0};
+
+	scan_headers(msg->raw, msg->body_off, count_one, &c, NULL);
+	return c.n;
+}
+
 /* RFC 5322 atext, less the few characters whose handling we leave to GMime */
 static gboolean
 is_atext(char c)
@@ -276,7 +308,17 @@ out:
 struct collect {
 	struct message *msg;
 	char *from, *irt, *refs, *mid;
+	guint once_seen; /* bit i: message_once_fields[i] was seen */
 };
+
+/* Note a field of message_once_fields (index @i) seen a second time. */
+static void
+seen_once_field(struct collect *c, guint i)
+{
+	if (c->once_seen & (1u << i))
+		c->msg->once_twice = TRUE;
+	c->once_seen |= 1u << i;
+}
 
 #define IS(h) (nlen == strlen(h) && !g_ascii_strncasecmp(name, h, nlen))
 
@@ -288,31 +330,34 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	struct message *m = c->msg;
 	char **slot = NULL;
 	gboolean ids = FALSE;
+	int once = -1; /* its index in message_once_fields */
 
 	switch (g_ascii_tolower(name[0])) {
 	case 'm':
 		if (IS("message-id"))
-			slot = &c->mid, ids = TRUE;
+			slot = &c->mid, ids = TRUE, once = 4;
 		break;
 	case 'i':
 		if (IS("in-reply-to"))
-			slot = &c->irt, ids = TRUE;
+			slot = &c->irt, ids = TRUE, once = 7;
 		break;
 	case 'r':
 		if (IS("references"))
-			slot = &c->refs, ids = TRUE;
+			slot = &c->refs, ids = TRUE, once = 8;
 		break;
 	case 's':
 		if (IS("subject"))
-			slot = &m->subject;
+			slot = &m->subject, once = 2;
+		else if (IS("sender"))
+			once = 1;
 		break;
 	case 'f':
 		if (IS("from"))
-			slot = &c->from;
+			slot = &c->from, once = 0;
 		break;
 	case 'd':
 		if (IS("date"))
-			slot = &m->date_hdr;
+			slot = &m->date_hdr, once = 3;
 		else if (IS("dkim-signature"))
 			m->dkim_signed = TRUE;
 		break;
@@ -322,17 +367,21 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 		break;
 	case 't':
 		if (IS("to"))
-			slot = &m->to_hdr;
+			slot = &m->to_hdr, once = 5;
 		break;
 	case 'c':
 		if (IS("cc"))
-			slot = &m->cc_hdr;
+			slot = &m->cc_hdr, once = 6;
 		else if (IS("content-type"))
 			slot = &m->ctype_hdr;
 		else if (IS("content-transfer-encoding"))
 			slot = &m->cte_hdr;
 		break;
 	}
+	if (once >= 0)
+		seen_once_field(c, once);
+	/* the first of a field is the one read, as git mailinfo and
+	 * patchwork read it */
 	if (!slot || *slot)
 		return TRUE;
 	/* what reaches the output or the terminal is cleaned at once; ids

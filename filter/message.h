@@ -33,6 +33,8 @@ struct message {
 	char *cte_hdr;
 	gboolean dkim_signed; /* a DKIM-Signature field is there (attest.c) */
 	gboolean dev_signed;  /* an X-Developer-Signature (patatt) is there */
+	gboolean once_twice;  /* a field of message_once_fields is there more
+			       * than once: an attack signal (attest.c) */
 	char *body;	  /* decoded UTF-8 text with LF ends (message_body) */
 	char *patch_text; /* the same with the patch's bytes as sent, when
 			   * they are not UTF-8 (message_am_body); or NULL */
@@ -95,6 +97,17 @@ gboolean message_mime_too_deep(const struct message *msg);
 
 /* The unfolded value of the first header @name, or NULL (g_free). */
 char *message_header(const struct message *msg, const char *name);
+
+/*
+ * The fields RFC 5322 3.6 allows once in a message, as usually spelt, NULL
+ * last: From, Sender, Subject, Date, Message-ID, To, Cc, In-Reply-To,
+ * References. lore-am reads the first of each; a signature checks the
+ * last (RFC 6376 5.4.2), so a second one is the forgery of RFC 6376 8.15.
+ */
+extern const char *const message_once_fields[];
+
+/* How many header fields named @name (any case) @msg has. */
+guint message_header_count(const struct message *msg, const char *name);
 
 /* Parse an address header's first mailbox into name and email (g_free),
  * each one clean line (lore_one_line), "" when absent. */

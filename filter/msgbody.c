@@ -44,7 +44,9 @@ has_diff_bytes(const char *t, size_t n)
 {
 	return (n >= 11 && !memcmp(t, "diff --git ", 11)) ||
 	       memmem(t, n, "\ndiff --git ", 12) ||
-	       (memmem(t, n, "\n--- ", 5) && memmem(t, n, "\n+++ ", 5));
+	       (((n >= 4 && !memcmp(t, "--- ", 4)) ||
+		 memmem(t, n, "\n--- ", 5)) &&
+		memmem(t, n, "\n+++ ", 5));
 }
 
 static gboolean
@@ -55,10 +57,9 @@ is_text_part(GMimeContentType *ct)
 
 	if (!type || !sub)
 		return FALSE;
-	if (!g_ascii_strcasecmp(sub, "plain") &&
-	    !g_ascii_strcasecmp(type, "text"))
-		return TRUE;
-	return !g_ascii_strcasecmp(sub, "x-patch") ||
+	return (!g_ascii_strcasecmp(sub, "plain") &&
+		!g_ascii_strcasecmp(type, "text")) ||
+	       !g_ascii_strcasecmp(sub, "x-patch") ||
 	       !g_ascii_strcasecmp(sub, "x-diff");
 }
 
@@ -272,7 +273,12 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
 		g_byte_array_free(ba, TRUE);
 		return;
 	}
-	if (text || has_diff_bytes((const char *)ba->data, ba->len)) {
+	/* once the patch has begun, a part without a diff (a list footer)
+	 * is no part of it, as b4 and patchwork read it; git am takes it for
+	 * text after the diff, which changes no commit */
+	if (a->in_patch || !text)
+		text = has_diff_bytes((const char *)ba->data, ba->len);
+	if (text) {
 		charset =
 		    g_mime_object_get_content_type_parameter(part, "charset");
 		set_flowed(a, g_mime_object_get_header(part, "Content-Type"));
@@ -298,8 +304,8 @@ take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
  */
 #define LORE_MAX_MULTIPARTS 256
 
-static gboolean
-too_many_parts(const struct message *msg)
+gboolean
+message_mime_too_deep(const struct message *msg)
 {
 	size_t pos = 0, ll;
 	const char *l;
@@ -319,12 +325,6 @@ too_many_parts(const struct message *msg)
 	return FALSE;
 }
 
-gboolean
-message_mime_too_deep(const struct message *msg)
-{
-	return too_many_parts(msg);
-}
-
 /*
  * The text of a MIME body through GMime's parser. Only the MIME part is
  * built (g_mime_parser_construct_part), not a GMimeMessage: that would also
@@ -339,7 +339,7 @@ body_via_gmime(struct message *msg, const char *raw, size_t len,
 	GMimeParser *parser;
 	GMimeObject *part;
 
-	if (too_many_parts(msg))
+	if (message_mime_too_deep(msg))
 		return;
 
 	stream = g_mime_stream_mem_new_with_buffer(raw, len);
@@ -532,10 +532,11 @@ message_body(struct message *msg)
 	kind = body_kind(msg, &charset, &enc);
 	if (kind != BODY_MIME)
 		set_flowed(&a, msg->ctype_hdr);
-	/* Most bodies are UTF-8 with LF line ends already: they are used in
-	 * place (raw is NUL-terminated), not copied. */
+	/* Most bodies are UTF-8 with LF line ends already: used in place
+	 * (raw ends in a NUL). ISO-2022-JP is valid UTF-8 too: not it. */
 	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
-	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL)) {
+	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL) &&
+	    !lore_charset_7bit_stateful(charset)) {
 		msg->body = (char *)raw;
 		return msg->body;
 	}

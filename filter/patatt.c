@@ -503,6 +503,7 @@ sig_clear(gpointer v)
 
 	g_free(s->algo);
 	g_free(s->identity);
+	g_free(s->hdrs);
 }
 
 GArray *
@@ -547,6 +548,7 @@ patatt_check(struct patatt *p, const char *raw, size_t len,
 		if (!id)
 			id = from_email ? from_email : "";
 		sig.identity = lore_term_safe(id, -1);
+		sig.hdrs = g_strdup(g_hash_table_lookup(tags, "h"));
 		sig.verdict = PATATT_UNCHECKED;
 		sig.algo = g_strdup(!a				     ? "?"
 				    : g_str_has_prefix(a, "ed25519") ? "ed25519"

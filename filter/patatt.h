@@ -26,6 +26,7 @@ struct patatt_sig {
 	char *algo;	 /* "ed25519", "openpgp", ... terminal-safe */
 	char *identity;	 /* i= (else the From address), lower case, safe */
 	const char *why; /* a short reason unless it passed, static */
+	char *hdrs;	 /* h= as signed (the fields it covers), or NULL */
 };
 
 struct patatt;

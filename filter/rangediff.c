@@ -14,6 +14,7 @@
 #include "message.h"
 #include "series.h"
 #include "subject.h"
+#include "tmpwt.h"
 #include "treecheck.h"
 #include "util.h"
 #include "writer.h"
@@ -287,14 +288,16 @@ interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
 {
 	struct mails mo, mn;
 	GString *out = g_string_new(NULL);
-	g_autofree char *dir = g_dir_make_tmp("lore-am-interdiff-XXXXXX", NULL);
+	struct tmpwt w = {NULL, NULL};
+	const char *dir;
 	GError *err = NULL;
 	guint i;
 	int rc = LORE_OK;
 
-	if (!dir) {
-		lore_err("cannot make a temporary folder: %s",
-			 g_strerror(errno));
+	tmpwt_sweep(FALSE);
+	if (!(dir = w.dir = tmpwt_make_dir("interdiff", &err))) {
+		lore_err("cannot make a temporary folder: %s", err->message);
+		g_error_free(err);
 		g_string_free(out, TRUE);
 		return LORE_EIO;
 	}
@@ -335,7 +338,7 @@ interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
 		rc = err->code;
 		g_error_free(err);
 	}
-	g_rmdir(dir);
+	tmpwt_remove(&w);
 	mails_clear(&mo);
 	mails_clear(&mn);
 	g_string_free(out, TRUE);

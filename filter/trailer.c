@@ -116,6 +116,20 @@ split_person(const char *v, char **name, char **email)
 	}
 }
 
+/* The length of a quoted name ("A. U. Thor") that @v opens, up to its
+ * closing quote before the '<', 0 when @v does not start with one. */
+static size_t
+quoted_name(const char *v)
+{
+	const char *lt = strchr(v, '<'), *e = lt;
+
+	if (!lt || *v != '"')
+		return 0;
+	while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	return e - v >= 2 && e[-1] == '"' ? (size_t)(e - v) : 0;
+}
+
 struct trailer *
 trailer_new(const char *name, const char *value, const char *extinfo)
 {
@@ -130,7 +144,13 @@ trailer_new(const char *name, const char *value, const char *extinfo)
 	} else if (looks_like_person(value)) {
 		t->type = TRAILER_PERSON;
 		split_person(value, &t->addr_name, &t->addr_email);
-		if (*t->addr_name)
+		if (*t->addr_name && quoted_name(value))
+			/* a name written in quotes keeps them, as git keeps
+			 * the line (and b4 0.12) */
+			t->value = g_strdup_printf("%.*s <%s>",
+						   (int)quoted_name(value),
+						   value, t->addr_email);
+		else if (*t->addr_name)
 			t->value = g_strdup_printf("%s <%s>", t->addr_name,
 						   t->addr_email);
 		else

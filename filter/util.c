@@ -232,13 +232,47 @@ lore_utf8_width(const char *s)
 	return g_utf8_strlen(s, -1);
 }
 
+gboolean
+lore_charset_7bit_stateful(const char *cs)
+{
+	const char *p;
+
+	if (!cs)
+		return FALSE;
+	/* the IANA aliases csISO2022JP... */
+	if ((cs[0] | 0x20) == 'c' && (cs[1] | 0x20) == 's')
+		cs += 2;
+	/* letter by letter, no call: this runs for nearly every message,
+	 * whose charset is most often utf-8, us-ascii or iso-8859-N (a NUL
+	 * fails every comparison, so nothing is read past the end) */
+	switch (cs[0] | 0x20) {
+	case 'i': /* ISO-2022-JP, -JP-2, -KR, -CN..., dash or not */
+		if ((cs[1] | 0x20) != 's' || (cs[2] | 0x20) != 'o')
+			return FALSE;
+		p = cs + 3 + (cs[3] == '-');
+		return p[0] == '2' && p[1] == '0' && p[2] == '2' && p[3] == '2';
+	case 'u': /* UTF-7 */
+		if ((cs[1] | 0x20) != 't' || (cs[2] | 0x20) != 'f')
+			return FALSE;
+		p = cs + 3 + (cs[3] == '-');
+		return p[0] == '7' && !p[1];
+	case 'h': /* HZ, HZ-GB-2312 */
+		return (cs[1] | 0x20) == 'z';
+	}
+	return FALSE;
+}
+
 char *
 lore_to_utf8(const char *s, size_t len, const char *charset)
 {
 	char *out = NULL;
 	gboolean nul = memchr(s, '\0', len) != NULL;
 
-	if (!nul && g_utf8_validate(s, len, NULL))
+	/* valid UTF-8 is taken as it is whatever its label says (a
+	 * mislabelled part), except in a 7-bit charset that shifts state
+	 * with escapes, whose every text is valid UTF-8 */
+	if (!nul && g_utf8_validate(s, len, NULL) &&
+	    (!charset || !lore_charset_7bit_stateful(charset)))
 		return g_strndup(s, len);
 	if (nul) {
 		/* NUL bytes are never text: drop them before anything else */

@@ -98,8 +98,14 @@ gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
 size_t lore_utf8_width(const char *s);
 
 /* Make @s valid UTF-8: converted from @charset when that is another
- * charset, invalid bytes shown as U+FFFD, NUL bytes dropped. */
+ * charset and @s is not UTF-8 already (or @charset is one of the 7-bit
+ * stateful ones below), invalid bytes shown as U+FFFD, NUL bytes dropped. */
 char *lore_to_utf8(const char *s, size_t len, const char *charset);
+
+/* Is @charset a 7-bit charset that shifts state with escape sequences
+ * (ISO-2022-*, UTF-7, HZ)? Its text is valid UTF-8 and means something
+ * else: it must be converted even so. FALSE for NULL. */
+gboolean lore_charset_7bit_stateful(const char *charset);
 
 /*
  * Fill a user's mask ("https://host/%s") with @value: every "%s" becomes

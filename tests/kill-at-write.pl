@@ -21,6 +21,12 @@ sub size {
 my $old = size();
 my $pid = fork // die "fork: $!";
 if (!$pid) {
+	# CMD starts with every signal at its default and none blocked: an
+	# ignored signal survives exec, and a test suite started in the
+	# background (make check &) has SIGINT and SIGQUIT ignored, which
+	# would keep the SIGINT case from ending CMD
+	$SIG{$_} = 'DEFAULT' for keys %SIG;
+	POSIX::sigprocmask(POSIX::SIG_SETMASK(), POSIX::SigSet->new());
 	open STDIN, '<', '/dev/null';
 	open STDOUT, '>', '/dev/null';
 	open STDERR, '>', $err;

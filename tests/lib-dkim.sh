@@ -33,6 +33,9 @@ import sys, dkim
 key, sel, dom = sys.argv[1], sys.argv[2].encode(), sys.argv[3].encode()
 opts = sys.argv[4].split(',')
 key = open(key, 'rb').read()
+# "twice": h= names each field twice, which signs a second instance too
+hdrs = [b'from', b'to', b'subject', b'date', b'message-id', b'in-reply-to',
+        b'references']
 for f in sys.argv[5:]:
     raw = open(f, 'rb').read()
     head = b''
@@ -45,60 +48,73 @@ for f in sys.argv[5:]:
                     signature_algorithm=b'ed25519-sha256'
                     if 'ed25519' in opts else b'rsa-sha256',
                     length='length' in opts,
-                    include_headers=[b'from', b'to', b'subject', b'date',
-                                     b'message-id', b'in-reply-to',
-                                     b'references'])
+                    include_headers=hdrs * (2 if 'twice' in opts else 1))
     open(f, 'wb').write(head + (sig + msg).replace(b'\r\n', b'\n'))
 PYEOF
 }
 
-# dkim_sign rsa|ed|nokey OPTS FILE...: sign the FILEs in place; OPTS is
-# "-" or "length" (an l= tag)
+# dkim_sign rsa|rsa:SELECTOR|ed|nokey OPTS FILE...: sign the FILEs in
+# place (rsa:SELECTOR: the RSA key, under another selector of example.org);
+# OPTS is "-", or "length" (an l= tag) and "twice" (h= names each field
+# twice) separated by commas
 dkim_sign() {
 	_k=$1 _o=$2; shift 2
 	case $_k in
 	rsa) set -- "$D/rsa.pem" rsa example.org "$_o" "$@" ;;
+	rsa:*) set -- "$D/rsa.pem" "${_k#rsa:}" example.org "$_o" "$@" ;;
 	nokey) set -- "$D/rsa.pem" nokey example.org "$_o" "$@" ;;
 	ed) set -- "$D/ed.key" ed example.net "ed25519,$_o" "$@" ;;
 	esac
 	"$DKIM_PY" "$D/sign.py" "$@"
 }
 
-# dns_serve ADDR PORT LOG: dnsmasq on ADDR:PORT (UDP) with the test keys,
-# its queries logged to LOG and its errors to LOG.err; $DNS_SERVED is its
-# PID once it says it started (status 0), else it is stopped (status 1).
+# dns_txt NAME VALUE: the dnsmasq argument serving VALUE as the TXT record
+# of NAME, cut into strings of 255 bytes (the most one holds); a record
+# past 512 bytes is answered over TCP, as DNS does
+dns_txt() {
+	"$DKIM_PY" -c 'import sys
+n, v = sys.argv[1], sys.argv[2]
+assert "," not in v
+print("--txt-record=%s,%s" % (n, ",".join(v[i:i + 255]
+                                         for i in range(0, len(v), 255))))
+' "$1" "$2"
+}
+
+# dns_serve ADDR PORT LOG [ARG...]: dnsmasq on ADDR:PORT (UDP and TCP) with
+# the test keys and the ARGs (more records: dns_txt), its queries logged
+# to LOG and its errors to LOG.err; $DNS_SERVED is its PID once it says it
+# started (status 0), else it is stopped (status 1).
 dns_serve() {
-	_k=$(cat "$D/rsa.pub")
-	: >"$3"
-	# a TXT string holds 255 bytes at most: the RSA key takes two
+	_a=$1 _p=$2 _l=$3; shift 3
+	: >"$_l"
 	"$DNSMASQ" -k --conf-file=/dev/null --no-resolv --no-hosts \
-		--bind-interfaces --listen-address="$1" \
-		--port="$2" --user=root --pid-file= \
+		--bind-interfaces --listen-address="$_a" \
+		--port="$_p" --user=root --pid-file= \
 		--local=/example.org/ --local=/example.net/ \
-		--log-queries --log-facility="$3" \
-		"--txt-record=rsa._domainkey.example.org,v=DKIM1; k=rsa; p=${_k:0:200},${_k:200}" \
-		"--txt-record=ed._domainkey.example.net,v=DKIM1; k=ed25519; p=$(cat "$D/ed.pub")" \
-		2>"$3.err" &
+		--log-queries --log-facility="$_l" \
+		"$(dns_txt rsa._domainkey.example.org "v=DKIM1; k=rsa; p=$(cat "$D/rsa.pub")")" \
+		"$(dns_txt ed._domainkey.example.net "v=DKIM1; k=ed25519; p=$(cat "$D/ed.pub")")" \
+		"$@" 2>"$_l.err" &
 	DNS_SERVED=$!
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		grep -q started "$3" 2>/dev/null && break
+		grep -q started "$_l" 2>/dev/null && break
 		kill -0 "$DNS_SERVED" 2>/dev/null || break
 		sleep 0.2
 	done
-	kill -0 "$DNS_SERVED" 2>/dev/null && grep -q started "$3" && return 0
+	kill -0 "$DNS_SERVED" 2>/dev/null && grep -q started "$_l" && return 0
 	kill "$DNS_SERVED" 2>/dev/null; wait "$DNS_SERVED" 2>/dev/null
 	return 1
 }
 
-# dns_start: dns_serve on a free UDP port of 127.0.0.1, its queries logged
-# to $D/dns.log; sets DNS_PORT, DNS_PID and exports LORE_AM_NAMESERVER.
-# Stopped by its PID at exit.
+# dns_start [ARG...]: dns_serve on a free port of 127.0.0.1 with the ARGs,
+# its queries logged to $D/dns.log; sets DNS_PORT, DNS_PID and exports
+# LORE_AM_NAMESERVER. Stopped by its PID at exit.
 dns_start() {
 	for _try in 1 2 3 4 5; do
 		DNS_PORT=$("$DKIM_PY" -c 'import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-		if dns_serve 127.0.0.1 "$DNS_PORT" "$D/dns.log"; then
+		if dns_serve 127.0.0.1 "$DNS_PORT" "$D/dns.log" "$@"; then
 			DNS_PID=$DNS_SERVED
 			at_exit "kill $DNS_PID 2>/dev/null; wait $DNS_PID 2>/dev/null"
 			export LORE_AM_NAMESERVER=127.0.0.1:$DNS_PORT

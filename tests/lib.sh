@@ -35,9 +35,15 @@ _cleanup_hooks=""
 
 at_exit() { _cleanup_hooks="$_cleanup_hooks
 $*"; }
+# The file's exit status is non-zero when any check failed, whatever its
+# last command returned: a test file cannot forget to say so (prove, make
+# and CI read the status as well as the "not ok" lines).
 _finish() {
+	_rc=$?
 	eval "$_cleanup_hooks"
 	cd / && rm -rf "$TRASH"
+	[ "$_rc" -eq 0 ] && [ "$_test_failed" -ne 0 ] && _rc=1
+	exit "$_rc"
 }
 trap _finish EXIT
 

@@ -12,7 +12,9 @@ git config --global user.email "test-override@example.com"
 cases=$(grep -v '^#' "$CONF/cases.tsv" | grep -c .)
 plan "$cases"
 
-grep -v '^#' "$CONF/cases.tsv" | grep . | while IFS= read -r line; do
+# the loop runs in this shell, not in a pipeline's subshell, so that ok()
+# counts its failures into the file's exit status
+while IFS= read -r line; do
 	input=$(printf '%s' "$line" | cut -f1)
 	opts=$(printf '%s' "$line" | cut -f2)
 	expected=$(printf '%s' "$line" | cut -f3)
@@ -43,10 +45,10 @@ grep -v '^#' "$CONF/cases.tsv" | grep . | while IFS= read -r line; do
 		>"$TRASH/out" 2>"$TRASH/err"
 	rc=$?
 	if [ $rc -eq 0 ] && cmp -s "$TRASH/out" "$CONF/$expected"; then
-		echo "ok - $input $opts"
+		ok 0 "$input $opts"
 	else
-		echo "not ok - $input $opts (exit $rc)"
+		ok 1 "$input $opts (exit $rc)"
 		diff -u "$CONF/$expected" "$TRASH/out" | head -30 | sed 's/^/# /'
 		sed 's/^/# stderr: /' "$TRASH/err" | head -5
 	fi
-done
+done < <(grep -v '^#' "$CONF/cases.tsv" | grep .)

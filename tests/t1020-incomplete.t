@@ -3,7 +3,7 @@
 # --allow-incomplete writes what exists; -P picks patches.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 14
+plan 17
 
 series_repo "$TRASH/repo" 4 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -19,8 +19,9 @@ check "the missing patch is named" grep -q 'missing 3/4' "$TRASH/err"
 "$LORE_AM" -m "$TRASH/partial.mbox" -o "$TRASH/outdir" "$id" 2>/dev/null
 is "$?" 1 "the same with -o"
 check "and no file is written" test ! -e "$TRASH/outdir"
-"$LORE_AM" -q --allow-incomplete -m "$TRASH/partial.mbox" "$id" > "$TRASH/some"
+"$LORE_AM" -q --allow-incomplete -m "$TRASH/partial.mbox" "$id" > "$TRASH/some" 2> "$TRASH/some.err"
 is "$?" 0 "--allow-incomplete exits 0"
+check "... still naming the missing patch, even with -q" grep -q 'missing 3/4' "$TRASH/some.err"
 is "$(grep -c '^From git@z' "$TRASH/some")" 3 "and writes the three that exist"
 
 "$LORE_AM" -q -P 1-2,4 -m "$TRASH/full.mbox" "$id" > "$TRASH/pick"
@@ -32,9 +33,12 @@ p2=$(msgid_of "$P/0002-part-add-piece-2.patch")
 "$LORE_AM" -q -P _ -m "$TRASH/full.mbox" "$p2" > "$TRASH/pick3"
 is "$(grep '^Subject:' "$TRASH/pick3")" "Subject: [PATCH 2/4] part: add piece 2" "-P _ keeps the given message"
 "$LORE_AM" -q -P 1-3 -m "$TRASH/partial.mbox" "$id" > "$TRASH/pick4" 2> "$TRASH/pick4.err"
-is "$?" 1 "-P over a missing patch still refuses"
+is "$?:$(wc -c < "$TRASH/pick4")" 1:0 "-P over a missing patch still refuses, writes nothing"
+check "... and names the missing patch" grep -q 'missing 3/4' "$TRASH/pick4.err"
 "$LORE_AM" -q -P 1-2 -m "$TRASH/partial.mbox" "$id" > "$TRASH/pick5"
 is "$?" 0 "-P around a missing patch works"
+is "$(grep '^Subject:' "$TRASH/pick5" | sed 's/.*\] //' | tr '\n' ,)" \
+   "part: add piece 1,part: add piece 2," "... and writes patches 1 and 2"
 "$LORE_AM" -q -P 'x-y' -m "$TRASH/full.mbox" "$id" > "$TRASH/bad" 2> "$TRASH/bad.err"
 is "$?" 2 "a bad -P spec is a usage error"
 check "said in one line" test "$(wc -l < "$TRASH/bad.err")" -eq 1

@@ -21,7 +21,7 @@
 # mail there) gives the in-body author and subject.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 97
+plan 116
 
 R=$TRASH/repo
 make_repo "$R"
@@ -329,4 +329,108 @@ mkdir -p "$TRASH/md/cur" "$TRASH/md/new" "$TRASH/md/tmp" && cp "$TRASH/i5" "$TRA
 is "$(grep -c '^From ' "$TRASH/i5.mbx")" 1 "a 'From <sha>' line at the top is not written"
 is "$(sed -n 's/^\(From\|Subject\): //p' "$TRASH/i5.mbx" | tr '\n' '|')" \
    "[PATCH] in-body subject|In Body <inbody@example.com>|" "the in-body author and subject after it are taken"
+
+# a 7-bit stateful charset (ISO-2022-JP, as UTF-7 and HZ) is valid UTF-8
+# as it stands and must still be converted: an encoded word in From: in
+# the form of git's t5100 sample 0004 ("Name / =?ISO-2022-JP?B?...?="), and
+# the message in that charset, in a single part and beside an attached diff
+cat > "$TRASH/jis.pl" <<'EOF'
+# jis.pl OUT LAYOUT: a patch mail from a Japanese author, in ISO-2022-JP
+use strict; use warnings; use utf8;
+use Encode; use MIME::Base64;
+my ($out, $layout) = @ARGV;
+my $dir = $ENV{TRASH};
+sub slurp { local $/; open my $f, '<', "$dir/$_[0]" or die; my $s = <$f>; return $s }
+my $word = encode_base64(encode('iso-2022-jp', "山田太郎"), '');
+my $msg = encode('iso-2022-jp', "五行目を数字でなく言葉で書く。\n\n" .
+		 "Signed-off-by: 山田太郎 <taro\@example.com>\n");
+my $patch = "---\n" . slurp('stat') . "\n" . slurp('diff');
+my $mail = "From: Taro YAMADA / =?ISO-2022-JP?B?$word?= <taro\@example.com>\n" .
+	   "Date: Tue, 3 Jan 2023 11:00:00 +0900\nSubject: [PATCH] file: change line 5\n" .
+	   "Message-Id: <patch\@example.com>\nMIME-Version: 1.0\n";
+my $jis = "Content-Type: text/plain; charset=ISO-2022-JP\nContent-Transfer-Encoding: 7bit\n\n";
+if ($layout eq 'single') {
+	$mail .= "$jis$msg$patch";
+} else {
+	$mail .= "Content-Type: multipart/mixed; boundary=\"jb\"\n\n--jb\n$jis$msg\n--jb\n" .
+		 "Content-Type: text/x-patch; charset=us-ascii; name=\"x.patch\"\n\n$patch\n--jb--\n";
+}
+open my $f, '>', $out or die; binmode $f; print $f $mail;
+EOF
+perl "$TRASH/jis.pl" "$TRASH/j1" single || exit 1
+oracle "$TRASH/j1" "ISO-2022-JP: an encoded word in From: and the message part"
+is "$(git -C "$TRASH/lore" log -1 --format='%an <%ae>')" \
+   "Taro YAMADA / 山田太郎 <taro@example.com>" "and the author is the name, converted"
+perl "$TRASH/jis.pl" "$TRASH/j2" multi || exit 1
+oracle "$TRASH/j2" "ISO-2022-JP: the message part beside an attached diff"
+
+# the first line of the last paragraph keeps its indentation after two
+# blank lines (a diffstat quoted in the message, then the diff)
+{ echo "intro"; echo; echo; echo "  indented one"; echo "  indented two"; echo "---"
+  cat "$TRASH/stat"; echo; cat "$TRASH/diff"; } > "$TRASH/b.ind"
+mail "$TRASH/n1" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.ind"
+oracle "$TRASH/n1" "an indented paragraph after two blank lines keeps its indentation"
+{ echo "The changes:"; echo; echo; cat "$TRASH/stat"; cat "$TRASH/diff"; } > "$TRASH/b.ind2"
+mail "$TRASH/n2" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.ind2"
+oracle "$TRASH/n2" "a diffstat quoted after two blank lines, the diff right after it"
+
+# a "-- " signature between the message and the diff is part of the
+# message for git am; new trailers go where git interpret-trailers puts
+# them (after it when git sees one trailer block, else a paragraph on)
+sob="Signed-off-by: Pat <jose@example.com>"
+printf 'intro\n-- \nPat, the signature\n\n' > "$TRASH/b.s1"
+printf 'intro\n\n%s\n-- \nPat, the signature\n\n' "$sob" > "$TRASH/b.s2"
+printf 'intro\n\n%s\n-- \nPat\nthe signature\nin three lines\n---\n' "$sob" > "$TRASH/b.s3"
+printf 'intro\n\n%s\n\n-- \nPat, the signature\n' "$sob" > "$TRASH/b.s4"
+for s in 1 2 3 4; do
+	cat "$TRASH/diff" >> "$TRASH/b.s$s"
+	mail "$TRASH/s$s" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.s$s"
+done
+oracle "$TRASH/s1" "a '-- ' signature glued to the message, above the diff"
+oracle "$TRASH/s2" "a '-- ' signature under the Signed-off-by (one trailer block for git)"
+oracle "$TRASH/s3" "a longer '-- ' signature under the Signed-off-by (no trailer block for git)"
+oracle "$TRASH/s4" "a '-- ' signature in a paragraph of its own"
+
+# a list's footer sent as a MIME part of its own after the patch (as
+# Mailman adds it to a mail that is not us-ascii) is no part of the patch
+# (b4's and patchwork's reading; git am's commit is the same), whatever
+# the patch part's charset and encoding
+for cs in us-ascii:7bit UTF-8:quoted-printable ISO-8859-1:base64; do
+	{ echo "From: Pat <jose@example.com>"; echo "Date: Tue, 3 Jan 2023 11:00:00 +0000"
+	  echo "Subject: [PATCH] x"; echo "Message-Id: <patch@example.com>"; echo "MIME-Version: 1.0"
+	  echo 'Content-Type: multipart/mixed; boundary="===ft=="'; echo; echo "--===ft=="
+	  echo "Content-Type: text/plain; charset=${cs%:*}"; echo "Content-Transfer-Encoding: ${cs#*:}"; echo
+	  case ${cs#*:} in
+	  7bit) iconv -f UTF-8 -t US-ASCII//TRANSLIT "$TRASH/b.plain" ;;
+	  base64) iconv -f UTF-8 -t ISO-8859-1 "$TRASH/b.plain" | base64 ;;
+	  *) perl -MMIME::QuotedPrint -0777 -ne 'print encode_qp($_)' "$TRASH/b.plain" ;;
+	  esac
+	  echo "--===ft=="; echo 'Content-Type: text/plain; charset="us-ascii"'; echo "Content-Disposition: inline"; echo
+	  echo "_______________________________________________"; echo "Foo mailing list"
+	  echo "foo@lists.example.org"; echo "--===ft==--"; } > "$TRASH/ft"
+	oracle "$TRASH/ft" "a footer part after a ${cs%:*} ${cs#*:} patch part"
+	check "and it is not in the patch written" sh -c "! grep -q 'mailing list' '$TRASH/out.mbx'"
+done
+
+# a trailer's name in quotes stays as written (git am and b4 keep it)
+{ echo "intro"; echo; echo 'Signed-off-by: "Pat Q. Doe" <jose@example.com>'; echo "---"
+  cat "$TRASH/stat"; echo; cat "$TRASH/diff"; } > "$TRASH/b.q"
+mail "$TRASH/q1" "Pat <jose@example.com>" "[PATCH] x" "$TRASH/b.q"
+oracle "$TRASH/q1" "a Signed-off-by with a quoted name"
+# on purpose unlike git: a charset nobody knows ("none", as a mailer of
+# patchwork's test mails wrote) stops git am ("cannot convert from none
+# to UTF-8"); lore-am reads the part as UTF-8, invalid bytes as U+FFFD
+sed 's/^Content-Type: text\/plain; charset=UTF-8$/Content-Type: text\/plain; charset="none"/' \
+	"$TRASH/c1" > "$TRASH/none"
+git -C "$TRASH/direct" reset -q --hard base
+if git -C "$TRASH/direct" am -q "$TRASH/none" >/dev/null 2>&1; then st=1; else st=0; fi
+git -C "$TRASH/direct" am --abort 2>/dev/null
+ok $st "git am refuses a part in charset \"none\""
+to_mbox "$TRASH/t.mbox" "$TRASH/none"
+"$LORE_AM" -q -m "$TRASH/t.mbox" patch@example.com > "$TRASH/none.mbx" 2>/dev/null &&
+	git -C "$TRASH/lore" reset -q --hard base &&
+	git -C "$TRASH/lore" am -q "$TRASH/none.mbx" >/dev/null 2>&1
+ok $? "lore-am writes it, and git am applies that"
+is "$(git -C "$TRASH/lore" log -1 --format=%b | head -1)" "Ça marche très bien, dit José." \
+   "with the message as it was sent"
 done_testing

@@ -7,7 +7,7 @@
 . "$TEST_DIR/lib-nm.sh"
 
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
-plan 17
+plan 20
 
 G=$TRASH/g
 cover=$(gen_series "$G" --preset small) || exit 1
@@ -77,15 +77,31 @@ check "it says so" grep -q 'message <unknown-id@example.org> is not in notmuch' 
 	"$TRASH/u.err"
 check "and writes nothing" test ! -s "$TRASH/u.mbx"
 
-# gzip-compressed mail files, as notmuch indexes them
+# gzip-compressed mail files, as notmuch indexes them: lore-am must inflate
+# each one (read raw, none would parse as mail)
 nm_init "$TRASH/gzmail"
 nm_add "$mbox"
 gzip "$NM_MAIL"/cur/*
-nm_new
-case $(nm_file "$p2") in
-*.gz) ok 0 "the maildir holds only .gz files" ;;
-*) ok 1 "the maildir holds only .gz files" ;;
-esac
-"$LORE_AM" -q -N "$p2" >"$TRASH/gz.mbx" 2>"$TRASH/gz.err"
+nm_new || exit 1
+if ls "$NM_MAIL"/cur | grep -qv '\.gz$'; then
+	echo "# setup: a file was left uncompressed"; exit 1
+fi
+"$LORE_AM" -N "$p2" >"$TRASH/gz.mbx" 2>"$TRASH/gz.err"
+is "$?" 0 "-N with every file gzip-compressed"
 same_file "$TRASH/gz.mbx" "$TRASH/ref.mbx" "the series from gzip-compressed files"
+check "... every message read from its .gz file" eval \
+	'grep -qx "Sources: notmuch 26 messages" "$TRASH/gz.err" &&
+	! grep -q "could not be read" "$TRASH/gz.err"'
+
+# a .gz file whose deflate data is corrupt (a gzip header without a
+# name, then a reserved block type) does not inflate: the message is
+# unreadable, which is said, and the patch it held is missing
+f4=$(nm_file "$p4")
+printf '\037\213\010\000\000\000\000\000\000\003\377\377\377\377' >"$f4"
+"$LORE_AM" -N "$p2" >"$TRASH/cut.mbx" 2>"$TRASH/cut.err"
+is "$?:$(wc -c <"$TRASH/cut.mbx")" "1:0" \
+	"a patch whose .gz file is corrupt: exit 1, nothing written"
+check "... one message said unreadable, and 4/5 missing" eval \
+	'grep -qx "lore-am: warning: 1 message of the notmuch thread could not be read from any of its files" "$TRASH/cut.err" &&
+	grep -q "missing 4/5" "$TRASH/cut.err"'
 done_testing

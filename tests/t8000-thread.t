@@ -132,3 +132,4 @@ is "$(cat "fail/$id.mbx"):$(ls -a fail | wc -l)" "old:3" \
 	"... the old file is unchanged and no temporary file is left"
 grep -q "lore-am: cannot write 'fail/$id.mbx'" e
 ok $? "... and the error names the file"
+done_testing

@@ -102,3 +102,4 @@ same_file got3/s@example.org signed-entry.eml \
 	"--append: git mailsplit --mboxrd gives the message back"
 verify got3/s@example.org
 ok $? "... and verifies"
+done_testing

@@ -210,3 +210,4 @@ echo "just some text" >text
 is "$?:$(cat text)" "2:just some text" "--append to a file that is not an mbox: refused, untouched"
 grep -q "lore-am: 'text' is not an mbox" err
 ok $? "... with a clear error"
+done_testing

@@ -112,3 +112,4 @@ ok $? "neomutt shows the message's last body line"
 tmux -S "$SOCK" capture-pane -p | grep -q '^From me Mon Jan  1 12:00:00 2024\|^>From me Mon Jan  1 12:00:00 2024'
 ok $? "... and the From_-like line stays inside the message"
 neomutt_close
+done_testing

@@ -76,3 +76,4 @@ ok $? "--maildir from mbox + notmuch: six new"
 grep -q "^Delivered 0 new messages to maildir 'md' (4 already there)$" err
 ok $? "... then from notmuch alone: nothing new"
 is "$(ls md/cur | wc -l)" 6 "... six files in all"
+done_testing

@@ -17,18 +17,17 @@ trap 'exit 143' TERM
 echo "1..26"
 
 # ok and is here take a command and a pair to compare, not lib.sh's
-# status and description: they replace lib.sh's for this file
-T=0
-FAILED=0
+# status and description: they replace lib.sh's for this file, but count
+# in lib.sh's counters, so that a failure makes the file's exit status
 ok() { # ok DESCRIPTION COMMAND...
 	local desc="$1"
 	shift
-	T=$((T + 1))
+	_test_n=$((_test_n + 1))
 	if "$@"; then
-		echo "ok $T - $desc"
+		echo "ok $_test_n - $desc"
 	else
-		echo "not ok $T - $desc"
-		FAILED=$((FAILED + 1))
+		echo "not ok $_test_n - $desc"
+		_test_failed=$((_test_failed + 1))
 	fi
 }
 diag() { printf '# %s\n' "$@"; }
@@ -223,11 +222,10 @@ ok "pi_stop killed the server; port no longer answers" eval '
 	! kill -0 "$PID" 2>/dev/null &&
 	is "$(CURL -o /dev/null -w "%{http_code}" "$URL/")" 000'
 
-if [ "$FAILED" -ne 0 ]; then
+if [ "$_test_failed" -ne 0 ]; then
 	diag "httpd stderr:"
 	sed 's/^/#   /' "$WORK/pi/httpd.err" 2>/dev/null
 	diag "access log:"
 	sed 's/^/#   /' "$WORK/pi/access.log" 2>/dev/null
-	exit 1
 fi
-exit 0
+done_testing

@@ -16,7 +16,10 @@ for t in ./test-*; do
 		echo "ok $n - $(basename "$t")"
 	else
 		echo "not ok $n - $(basename "$t")"
+		fail=$((fail + 1))
 		printf '%s\n' "$out" | grep -A3 '^not ok' | sed 's/^/#   /'
 	fi
 done
 echo "1..$n"
+# a failed check fails the file too, as lib.sh does for the shell tests
+[ "$fail" -eq 0 ]

@@ -47,6 +47,11 @@ static const struct {
     {"=?utf-8*en?q?lang?=", "lang"},
     {"=?utf-8?x?bad?= =?broken", "=?utf-8?x?bad?= =?broken"},
     {"plain text", "plain text"},
+    /* 7-bit stateful charsets: valid UTF-8 as they stand, converted all
+     * the same */
+    {"Taro / =?ISO-2022-JP?B?GyRCOzNFREJATzobKEI=?= <t@x>",
+     "Taro / \xe5\xb1\xb1\xe7\x94\xb0\xe5\xa4\xaa\xe9\x83\x8e <t@x>"},
+    {"=?utf-7?q?+ZeVnLA-?=", "\xe6\x97\xa5\xe6\x9c\xac"},
 };
 
 static const struct {

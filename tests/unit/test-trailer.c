@@ -30,8 +30,11 @@ static const struct {
     {"Closes: https://bugs.example/1", 1, "Closes: https://bugs.example/1", 1},
     {"Reviewed-by: A <a@b.example> # for the core bits", 1,
      "Reviewed-by: A <a@b.example>", 1},
+    /* a quoted name keeps its quotes, as git keeps the line */
     {"Reviewed-by: \"Last, First\" <lf@x.example>", 1,
-     "Reviewed-by: Last, First <lf@x.example>", 1},
+     "Reviewed-by: \"Last, First\" <lf@x.example>", 1},
+    {"Reviewed-by: \"A. U. Thor\"  <a@x.example>", 1,
+     "Reviewed-by: \"A. U. Thor\" <a@x.example>", 1},
     {"Reviewed-by: J <j@x.example<mailto:j@x.example>>", 1,
      "Reviewed-by: J <j@x.example>", 1},
     {"X: y <z@w.example>", 1, NULL, 0},

@@ -51,6 +51,21 @@ static const struct {
     {"m\n\ndiff --git a/x b/x\n+caf\xe9 \xe2\x80\xae\n", 0x202e, 4},
 };
 
+/* the 7-bit charsets that shift with escapes, and the common others */
+static const struct {
+	const char *cs;
+	gboolean stateful;
+} charsets[] = {
+    {"ISO-2022-JP", TRUE}, {"iso-2022-jp-2", TRUE},
+    {"ISO2022KR", TRUE},   {"csISO2022JP", TRUE},
+    {"UTF-7", TRUE},	   {"utf7", TRUE},
+    {"HZ-GB-2312", TRUE},  {"utf-8", FALSE},
+    {"UTF-70", FALSE},	   {"us-ascii", FALSE},
+    {"iso-8859-1", FALSE}, {"iso-2021", FALSE},
+    {"i", FALSE},	   {"", FALSE},
+    {NULL, FALSE},
+};
+
 int
 main(void)
 {
@@ -93,6 +108,10 @@ main(void)
 		tap_ok(c == ctl[i].c && line == ctl[i].line,
 		       "find_control '%s' (U+%04X line %u)", shown, c, line);
 	}
+	for (i = 0; i < G_N_ELEMENTS(charsets); i++)
+		tap_is_int(lore_charset_7bit_stateful(charsets[i].cs),
+			   charsets[i].stateful, "7-bit stateful: %s",
+			   charsets[i].cs ? charsets[i].cs : "(null)");
 	s = lore_mask_fill("https://x/%s/%%s/%d%n", "a%sb%n");
 	tap_is_str(
 	    s, "https://x/a%sb%n/%s/%d%n",
