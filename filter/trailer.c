@@ -200,19 +200,29 @@ trailer_array_new(void)
 	return g_ptr_array_new_with_free_func((GDestroyNotify)trailer_free);
 }
 
+/* Equal without case (nearly all are ASCII: no lower-cased copies). */
+static gboolean
+caseless_eq(const char *a, const char *b)
+{
+	g_autofree char *la = NULL, *lb = NULL;
+
+	if (g_str_is_ascii(a) && g_str_is_ascii(b))
+		return !g_ascii_strcasecmp(a, b);
+	la = g_utf8_strdown(a, -1);
+	lb = g_utf8_strdown(b, -1);
+	return !strcmp(la, lb);
+}
+
 gboolean
 trailer_eq(const struct trailer *a, const struct trailer *b)
 {
-	g_autofree char *va = NULL, *vb = NULL;
-
 	if (strcmp(a->lname, b->lname))
 		return FALSE;
-	/* nearly all values are ASCII: no lower-cased copies needed */
-	if (g_str_is_ascii(a->value) && g_str_is_ascii(b->value))
-		return !g_ascii_strcasecmp(a->value, b->value);
-	va = g_utf8_strdown(a->value, -1);
-	vb = g_utf8_strdown(b->value, -1);
-	return !strcmp(va, vb);
+	/* a person is the same written "Name" <addr> or Name <addr> */
+	if (a->type == TRAILER_PERSON && b->type == TRAILER_PERSON)
+		return caseless_eq(a->addr_email, b->addr_email) &&
+		       caseless_eq(a->addr_name, b->addr_name);
+	return caseless_eq(a->value, b->value);
 }
 
 gboolean

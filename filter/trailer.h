@@ -42,7 +42,8 @@ struct trailer *trailer_copy(const struct trailer *t);
 void trailer_free(struct trailer *t);
 GPtrArray *trailer_array_new(void);
 
-/* Same token (case-insensitive) and same value (case-insensitive). */
+/* Same token and same value, case ignored; a person's name is the same
+ * in quotes or not. */
 gboolean trailer_eq(const struct trailer *a, const struct trailer *b);
 /* Is an equal trailer in @list? */
 gboolean trailer_in(GPtrArray *list, const struct trailer *t);

@@ -9,7 +9,7 @@
 # maintainer's own Signed-off-by moved to the end with -s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 13
+plan 14
 
 R=$TRASH/repo
 make_repo "$R"
@@ -86,6 +86,8 @@ oracle "a # note tail and a [note] line" \
 Reviewed-by: Old Reviewer <old@example.com>
 [for the parts that are old]
 Signed-off-by: Pat Contributor <pat@example.com>'
+oracle "an address without its closing > (git's t5100 sample)" \
+'Signed-off-by: A U Thor <a.u.thor@example.com'
 oracle "a Signed-off-by whose address a mailer wrapped" \
 'Signed-off-by: Patricia Quite-Long-Family-Name Contributor-Of-Patches
 <pat@example.com>'
@@ -96,14 +98,14 @@ oracle "with -s, the maintainer's own quoted Signed-off-by moves last, as sent" 
 'Signed-off-by: "Test Maintainer" <maintainer@example.org>
 Signed-off-by: "Yann E. MORIN" <yann.morin@example.org>' -s
 
-# the trailer lore-am adds from a reply is formatted: its quotes go
-sed -i 's/^Reviewed-by: .*/Reviewed-by: "Iewer, Rev" <rev@example.com>/' "$TRASH/reply"
+# the trailer lore-am adds from a reply is formatted
+sed -i 's/^Reviewed-by: .*/Reviewed-by:  rev@example.com   (Rev Iewer)/' "$TRASH/reply"
 oracle_added() {
 	"$LORE_AM" -q -m "$TRASH/t.mbox" patch@example.com > "$TRASH/out.mbx"
 	grep -c "$1" "$TRASH/out.mbx"
 }
 to_mbox "$TRASH/t.mbox" "$TRASH/mail" "$TRASH/reply"
-is "$(oracle_added '^Reviewed-by: Iewer, Rev <rev@example.com>$')" 1 \
+is "$(oracle_added '^Reviewed-by: Rev Iewer <rev@example.com>$')" 1 \
 	"an added trailer is written the way b4 writes it"
 is "$(oracle_added '^Signed-off-by: "Yann E. MORIN" <yann.morin@example.org>$')" 1 \
 	"beside the patch's own, as sent"

@@ -51,8 +51,8 @@ static const struct {
 } writes[] = {
     {"Signed-off-by: \"Yann E. MORIN\" <y@x.example>", 0,
      "Signed-off-by: \"Yann E. MORIN\" <y@x.example>"},
-    {"Signed-off-by: \"Yann E. MORIN\" <y@x.example>", 1,
-     "Signed-off-by: Yann E. MORIN <y@x.example>"},
+    {"Signed-off-by: y@x.example   (Yann)", 1,
+     "Signed-off-by: Yann <y@x.example>"},
     {"Signed-off-by: y@x.example (Yann)\r", 0,
      "Signed-off-by: y@x.example (Yann)"},
     {"Signed-off-by: Long Name\n<long@name.example>", 0,
@@ -136,7 +136,12 @@ main(void)
 		    trailer_new("Link", "https://l/x", "  # bug");
 		char *s = trailer_string(x, TRUE);
 
+		struct trailer *q =
+		    trailer_new("reviewed-by", "\"A\" <a@b.example>", NULL);
+
 		tap_ok(trailer_eq(a, b), "trailers compare without case");
+		tap_ok(trailer_eq(a, q), "and a name in quotes is the same");
+		trailer_free(q);
 		tap_is_str(s, "Link: https://l/x  # bug",
 			   "a # comment stays on its line");
 		g_free(s);
