@@ -75,7 +75,7 @@ ALL_LDFLAGS += $(SAN_FLAGS)
 endif
 
 LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/message.o filter/msgbody.o \
-	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
+	   filter/thread.o filter/subject.o filter/trailer.o filter/trailerfind.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/cherrypick.o filter/followup.o filter/mailinfo.o filter/am.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o filter/run.o filter/runopts.o \
 	   filter/nm.o filter/gather.o filter/passthrough.o \
