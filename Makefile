@@ -80,13 +80,13 @@ LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/messag
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o filter/run.o filter/runopts.o \
 	   filter/nm.o filter/gather.o filter/passthrough.o \
 	   filter/cache.o filter/fetch.o filter/lore.o filter/newer.o
-LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/threadout.o
+LIB_OBJS += filter/lock.o filter/deliver.o filter/append.o filter/appendlog.o filter/threadout.o
 LIB_OBJS += filter/nmlib.o filter/curllib.o filter/gitconfig.o
 LIB_OBJS += filter/rfc2047.o filter/attsplit.o
 LIB_OBJS += filter/gitrun.o filter/gitbound.o filter/linkcheck.o filter/tmpwt.o filter/treecheck.o filter/mergemsg.o \
 	    filter/apply.o filter/after.o filter/check.o \
 	    filter/rangediff.o filter/prep3way.o filter/track.o
-LIB_OBJS += filter/mdindex.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
+LIB_OBJS += filter/mdindex.o filter/mdopen.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
 LIB_OBJS += filter/copyrank.o filter/copypick.o filter/threadcopy.o
 LIB_OBJS += filter/keyring.o filter/patatt.o filter/pgpv.o filter/edv.o
@@ -120,7 +120,7 @@ tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 
 # The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
 # `make check` replays the saved crash inputs and the seeds through them.
-FUZZ_NAMES = message thread subject trailer mboxrd gzip dnstxt
+FUZZ_NAMES = message thread subject trailer mboxrd gzip dnstxt appendlog
 FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
 
 fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a

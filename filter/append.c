@@ -2,11 +2,11 @@
  * append.c - whole messages appended to an mbox under lock.h's locks, as
  * deliver.h frames them (mboxrd). Nothing half-written stays: a failed
  * write is cut back, catchable signals wait until the write is whole, and
- * an append killed outright leaves a journal in its dotlock (the old size
- * and where each new entry ends) by which the next run cuts the torn
- * message off (the rollback-journal idea of databases, on an mbox).
+ * an append killed outright leaves a journal in its dotlock (appendlog.h)
+ * by which the next run repairs what it left half-written.
  */
 #include "append.h"
+#include "appendlog.h"
 #include "deliver.h"
 #include "lock.h"
 #include "mbox.h"
@@ -72,18 +72,6 @@ read_locked(int fd, const char *path, GError **err)
 }
 
 /*
- * Bytes to put before the first new entry so that its From_ line follows
- * a blank line, as readers require of every From_ line but the first.
- */
-static const char *
-separator(const guint8 *d, size_t n)
-{
-	if (n == 0 || (n >= 2 && d[n - 1] == '\n' && d[n - 2] == '\n'))
-		return "";
-	return d[n - 1] == '\n' ? "\n" : "\n\n";
-}
-
-/*
  * The signals that would end the process in the middle of the write. They
  * wait, blocked, until the mailbox is whole again and unlocked; then the
  * process ends as they ask. (SIGXFSZ too: the write then fails with EFBIG
@@ -104,81 +92,6 @@ block_signals(sigset_t *saved)
 }
 
 /*
- * The journal an append leaves in its dotlock while it writes: the size
- * the mailbox had, then where each new entry ends. A run killed in the
- * write (SIGKILL, a crash, a power cut) leaves it behind in the stale lock.
- */
-static char *
-journal_text(gsize old, GArray *ends)
-{
-	GString *j = g_string_new(NULL);
-	guint i;
-
-	g_string_printf(j, "append %" G_GSIZE_FORMAT, old);
-	for (i = 0; i < ends->len; i++)
-		g_string_append_printf(j, " %" G_GSIZE_FORMAT,
-				       g_array_index(ends, gsize, i));
-	g_string_append_c(j, '\n');
-	return g_string_free(j, FALSE);
-}
-
-/*
- * After taking over the lock of a run that was killed while it appended
- * (its journal in @l->stale): cut the mailbox back to the end of the last
- * entry that run wrote whole, so that a torn message is neither kept nor
- * taken for present. Only when the file ends inside what that run was
- * writing: anything else means someone changed it since, and it is left.
- */
-static int
-repair_torn(struct lock *l, GError **err)
-{
-	g_auto(GStrv) words = NULL;
-	g_autofree char *line = NULL;
-	const char *nl, *j;
-	guint64 size, cut, end;
-	struct stat st;
-	guint i;
-
-	j = l->stale ? strstr(l->stale, "\nappend ") : NULL;
-	if (!j || fstat(l->fd, &st) < 0)
-		return LORE_OK;
-	j += strlen("\nappend ");
-	nl = strchr(j, '\n');
-	if (!nl)
-		return LORE_OK; /* the journal itself is cut: never written */
-	line = g_strndup(j, nl - j);
-	words = g_strsplit(line, " ", -1);
-	size = (guint64)st.st_size;
-	if (!words[0] || !words[1] ||
-	    !g_ascii_string_to_unsigned(words[0], 10, 0, G_MAXUINT64, &cut,
-					NULL) ||
-	    size <= cut)
-		return LORE_OK;
-	for (i = 1; words[i]; i++) {
-		if (!g_ascii_string_to_unsigned(words[i], 10, 0, G_MAXUINT64,
-						&end, NULL))
-			return LORE_OK;
-		if (end > size)
-			break;
-		cut = end;
-	}
-	if (!words[i] || cut == size)
-		return LORE_OK; /* whole, or grown past what it wrote */
-	if (ftruncate(l->fd, (off_t)cut) < 0 || fsync(l->fd) < 0) {
-		g_set_error(
-		    err, LORE_ERROR, LORE_EIO,
-		    "cannot cut the torn message off the end of '%s': %s",
-		    l->path, g_strerror(errno));
-		return LORE_EIO;
-	}
-	lore_err(
-	    "note: cut '%s' back to its last whole message (%" G_GUINT64_FORMAT
-	    " bytes of a message a killed run left half-written)",
-	    l->path, size - cut);
-	return LORE_OK;
-}
-
-/*
  * Write @buf at the end (@old bytes) of the locked mailbox, with the
  * catchable signals held off (*@blocked, their mask in @saved, for the
  * caller to restore once the lock is released) and the journal in the
@@ -188,7 +101,7 @@ static int
 write_entries(struct lock *l, gsize old, GString *buf, GArray *ends,
 	      sigset_t *saved, gboolean *blocked, GError **err)
 {
-	g_autofree char *journal = journal_text(old, ends);
+	g_autofree char *journal = appendlog_text(old, ends, buf);
 	gboolean ok;
 	int e;
 
@@ -221,7 +134,7 @@ append_locked(struct lock *l, GPtrArray *msgs, guint *added, sigset_t *saved,
 	guint i;
 	int rc;
 
-	rc = repair_torn(l, err);
+	rc = appendlog_repair(l, err);
 	if (rc)
 		return rc;
 	old = read_locked(l->fd, l->path, err);
@@ -238,7 +151,7 @@ append_locked(struct lock *l, GPtrArray *msgs, guint *added, sigset_t *saved,
 	have = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	if (old->len)
 		mbox_split((const char *)old->data, old->len, add_id, have);
-	buf = g_string_new(separator(old->data, old->len));
+	buf = g_string_new(deliver_separator(old->data, old->len));
 	ends = g_array_new(FALSE, FALSE, sizeof(gsize));
 	for (i = 0; i < msgs->len; i++) {
 		struct message *m = msgs->pdata[i];

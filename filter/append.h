@@ -3,8 +3,8 @@
  * mailbox's locks (lock.h), skipping the messages it holds already. A
  * message is there whole or not at all: a failed write is taken back, a
  * catchable signal (Ctrl-C, SIGTERM, SIGHUP) waits until the write is done,
- * and what a run killed in its write (SIGKILL) left torn at the end is cut
- * off by the next run before it reads the mailbox.
+ * and what a run killed in its write (SIGKILL) left torn is repaired by
+ * the next run before it reads the mailbox (appendlog.h).
  *
  * Ownership: append_mbox() borrows its arguments; messages stay the
  * thread's.

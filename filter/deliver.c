@@ -75,6 +75,18 @@ deliver_mboxrd_add(GString *out, const struct message *m)
 	g_string_append_c(out, '\n');
 }
 
+/*
+ * Bytes to put before the first new entry so that its From_ line follows
+ * a blank line, as readers require of every From_ line but the first.
+ */
+const char *
+deliver_separator(const guint8 *d, size_t n)
+{
+	if (n == 0 || (n >= 2 && d[n - 1] == '\n' && d[n - 2] == '\n'))
+		return "";
+	return d[n - 1] == '\n' ? "\n" : "\n\n";
+}
+
 /* The Message-ID of a maildir file, reading its header only. */
 static char *
 file_msgid(const char *path)

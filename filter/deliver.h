@@ -25,6 +25,13 @@
  */
 char *deliver_from_line(const struct message *m);
 
+/*
+ * What to put between the @n bytes of an mbox ending in @d and an entry
+ * appended to them: "", "\n" or "\n\n", so that the entry's From_ line
+ * follows a blank line (a static string).
+ */
+const char *deliver_separator(const guint8 *d, size_t n);
+
 /* Append @m to @out as one mboxrd entry. */
 void deliver_mboxrd_add(GString *out, const struct message *m);
 

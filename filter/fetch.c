@@ -62,26 +62,6 @@ struct xfer {
 	gboolean drawn;
 };
 
-/* "512 MiB", "1.5 MiB", "300 KiB", "999 bytes": plain ASCII for stderr. */
-static char *
-human_size(guint64 n)
-{
-	static const char *const units[] = {"KiB", "MiB", "GiB"};
-	double v = n;
-	int u = -1;
-
-	if (n < 1024)
-		return g_strdup_printf("%" G_GUINT64_FORMAT " bytes", n);
-	while (v >= 1024 && u < 2) {
-		v /= 1024;
-		u++;
-	}
-	if (v == (guint64)v)
-		return g_strdup_printf("%" G_GUINT64_FORMAT " %s", (guint64)v,
-				       units[u]);
-	return g_strdup_printf("%.1f %s", v, units[u]);
-}
-
 /*
  * What the answer holds in memory: the messages (the thread's estimate,
  * overhead included, so that millions of tiny ones count for what they
@@ -267,7 +247,7 @@ on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 
 	if (now - x->t0 < PROGRESS_AFTER || now - x->drawn_at < PROGRESS_EVERY)
 		return 0;
-	size = human_size(x->in_bytes);
+	size = source_size_text(x->in_bytes);
 	fprintf(stderr, "\r\033[Klore-am: fetching the thread: %s, %u messages",
 		size, x->added);
 	fflush(stderr);
@@ -346,7 +326,7 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 static void
 stall_words(struct xfer *x, const char *url, curl_off_t total_us, GError **err)
 {
-	g_autofree char *got = human_size(x->in_bytes);
+	g_autofree char *got = source_size_text(x->in_bytes);
 
 	g_set_error(err, LORE_ERROR, LORE_ETEMP,
 		    "cannot fetch %s: slower than 1 byte/s for %ld s (%s in "
@@ -397,7 +377,7 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		return LORE_ETEMP;
 	case F_TOO_BIG:
 		*retry = FALSE;
-		cap = human_size(x->o->max_size);
+		cap = source_size_text(x->o->max_size);
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "cannot fetch %s: the thread inflates to more than "
 			    "%s (see lore-am.max-size)",
@@ -405,12 +385,9 @@ explain(struct xfer *x, const char *raw_url, CURLcode rc, const char *errbuf,
 		return LORE_EUSAGE;
 	case F_TOO_MUCH_MEMORY:
 		*retry = FALSE;
-		cap = human_size(x->o->max_size);
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "cannot fetch %s: the thread would take more than "
-			    "%s of memory (%u messages so far, each counted "
-			    "with %u bytes of overhead; see lore-am.max-size)",
-			    url, cap, x->added, THREAD_MSG_COST);
+		cap = source_over_text(x->o->max_size, x->added);
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot fetch %s: %s",
+			    url, cap);
 		return LORE_EUSAGE;
 	case F_MSG_TOO_BIG:
 		*retry = FALSE;

@@ -55,6 +55,7 @@ gather_free(struct gather *g)
 void
 gather_add_local(struct gather *g, struct source *src, enum gather_role role)
 {
+	src->max_cost = g->max_cost;
 	g_ptr_array_add(g->local, src);
 	g_array_append_val(g->roles, role);
 }
@@ -73,9 +74,11 @@ struct state {
 	struct thread *t;
 	struct series_set *outline; /* of t as it was at outlined_len */
 	guint outlined_len;
-	gboolean answered; /* a source supplied the target itself */
-	GArray *seen;	   /* guint per local source: total_added() after it
-			      answered; G_MAXUINT: not asked */
+	gboolean answered;   /* a source supplied the target itself */
+	gboolean piped_only; /* the archive failed, and the piped message
+				is the whole series by itself */
+	GArray *seen;	     /* guint per local source: total_added() after it
+				answered; G_MAXUINT: not asked */
 };
 
 /* The messages all sources have added so far (it only grows). */
@@ -187,6 +190,61 @@ ask_locals(struct state *st, GError **err)
 	return LORE_OK;
 }
 
+/*
+ * Nothing but the piped message to work from (no local source had the
+ * target, the archive failed): is it a whole series by itself? A patch
+ * (or a mail of attached patches) that answers nothing, so that no cover
+ * letter, earlier revision or reply is known to belong with it, and whose
+ * series it completes alone. Not for --thread: a thread is more than one
+ * message.
+ */
+static gboolean
+piped_whole(struct state *st)
+{
+	const struct message *m = thread_get(st->t, st->msgid);
+
+	return m && m->provisional && !st->g->whole_thread && !m->in_reply_to &&
+	       !m->refs->len &&
+	       series_complete(outline(st), st->g->use_version);
+}
+
+/*
+ * The archive failed (@e, status @rc) and no source supplied the target:
+ * a piped message is written alone when it is a whole series by itself,
+ * with a note; else the error, which then says what would have helped a
+ * mail client's key.
+ */
+static int
+archive_failed_alone(struct state *st, GError *e, int rc, GError **err)
+{
+	struct gather *g = st->g;
+	const struct message *m = thread_get(st->t, st->msgid);
+	g_autofree char *id = lore_term_safe(st->msgid, -1);
+
+	if (!m || !m->provisional) {
+		g_propagate_error(err, e);
+		return rc;
+	}
+	if (rc != LORE_EUSAGE && piped_whole(st)) {
+		note(g,
+		     g_strdup_printf("<%s> is a whole series by itself (a "
+				     "patch that answers nothing) and the "
+				     "archive did not give its thread (%s): "
+				     "written from the piped copy; trailers "
+				     "in replies to it, if any, are not added",
+				     id, e->message));
+		st->piped_only = TRUE;
+		g_error_free(e);
+		return LORE_OK;
+	}
+	g_set_error(err, e->domain, e->code,
+		    "%s (with no local copy of the thread: give -m MBOX or "
+		    "-N for notmuch to work from local mail)",
+		    e->message);
+	g_error_free(e);
+	return rc;
+}
+
 static int
 ask_archive(struct state *st, GError **err)
 {
@@ -208,11 +266,10 @@ ask_archive(struct state *st, GError **err)
 		asked(st, g->archive);
 		return LORE_OK;
 	}
-	/* a piped message alone is no local copy to work from */
-	if (!st->answered) {
-		g_propagate_error(err, e);
-		return rc;
-	}
+	/* a piped message alone is no local copy to work from, unless it
+	 * is all there is of its series */
+	if (!st->answered)
+		return archive_failed_alone(st, e, rc, err);
 	note(g, g_strdup_printf("could not complete the thread from %s (%s): "
 				"working from the local copy",
 				g->archive->label ? g->archive->label
@@ -263,7 +320,7 @@ int
 gather_run(struct gather *g, const char *msgid, struct message *piped,
 	   struct thread **out, struct series_set **outline_out, GError **err)
 {
-	struct state st = {g, msgid, thread_new(), NULL, 0, FALSE, NULL};
+	struct state st = {g, msgid, thread_new(), NULL, 0, FALSE, FALSE, NULL};
 	guint unasked = G_MAXUINT, i;
 	int rc;
 
@@ -289,7 +346,7 @@ gather_run(struct gather *g, const char *msgid, struct message *piped,
 	if (!rc)
 		rc = reask_locals(&st, err);
 	g_array_free(st.seen, TRUE);
-	if (!rc && !g->asked->len) {
+	if (!rc && !g->asked->len && !st.piped_only) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "no thread source: give -m MBOX, set up notmuch, "
 			    "or let lore-am use the archive");

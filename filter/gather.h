@@ -5,7 +5,9 @@
  * first, local, copy kept; a -m mailbox asked before the thread grew is
  * asked again for what the new messages join. A message piped in by a mail
  * client joins the thread but never stands in for a source: until a source has
- * supplied the target, the next one is asked. "What they lack" is the series
+ * supplied the target, the next one is asked; when none does and the
+ * archive failed, it is the thread only if it is a whole series by itself
+ * (a patch that answers nothing), with a note. "What they lack" is the series
  * stage's answer (series_outline() + series_complete()), so the thread is
  * outlined once per state it reaches, and the outline of the final thread
  * is handed on to the later stages instead of being made again.
@@ -59,6 +61,8 @@ struct gather {
 	gboolean whole_thread;	/* --thread: no series tells when the
 				   thread is complete, so every source
 				   is asked, and nothing is outlined */
+	guint64 max_cost;	/* lore-am.max-size, handed to each local
+				   source added after it is set (0: none) */
 	GPtrArray *notes;	/* char *: what could not be completed */
 	GPtrArray *asked;	/* labels of the sources that answered
 				   (borrowed from them), in order */
@@ -67,7 +71,7 @@ struct gather {
 struct gather *gather_new(void);
 void gather_free(struct gather *g);
 
-/* Append a local source; @g takes ownership. */
+/* Append a local source, bounded by g->max_cost; @g takes ownership. */
 void gather_add_local(struct gather *g, struct source *src,
 		      enum gather_role role);
 /* Set the archive source; @g takes ownership (NULL clears it). */

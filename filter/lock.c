@@ -21,8 +21,9 @@
 #include <unistd.h>
 
 #define LOCK_RETRY_US 100000
-/* what a dotlock file may hold: "PID\nHOST\n" and a journal line */
-#define LOCK_MAX_CONTENT (1024 * 1024)
+/* what a dotlock file may hold: "PID\nHOST\n" and a journal (under 3 MB,
+ * appendlog.c) */
+#define LOCK_MAX_CONTENT (4 * 1024 * 1024)
 
 static gboolean
 expired(gint64 deadline)
@@ -115,6 +116,7 @@ dotlock_take_over(struct lock *l, const char *lockname)
 {
 	g_autofree char *aside = NULL, *text = NULL, *why = NULL;
 	GStatBuf st, st2;
+	char *j;
 	gsize len = 0;
 
 	if (g_lstat(lockname, &st) < 0 || !S_ISREG(st.st_mode) ||
@@ -138,6 +140,11 @@ dotlock_take_over(struct lock *l, const char *lockname)
 	}
 	unlink(aside);
 	lore_err("note: removed the stale lock '%s' (%s)", lockname, why);
+	/* a journal is believed only from a lock of our own user: one that
+	 * another user of a shared mail folder wrote must not make us change
+	 * a mailbox that user may not write */
+	if (st.st_uid != geteuid() && (j = strstr(text, "\nappend ")))
+		j[1] = '\0';
 	g_free(l->stale);
 	l->stale = g_steal_pointer(&text);
 	return TRUE;

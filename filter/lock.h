@@ -21,7 +21,8 @@ struct lock {
 	int fd;		  /* the mailbox, open for reading and writing */
 	gboolean created; /* lock_open() made the file: it was missing */
 	char *stale;	  /* what a stale dotlock we took over held, else NULL:
-			     "PID\nHOST\n" and its holder's lock_note() */
+			     "PID\nHOST\n" and its holder's lock_note() (that
+			     only when the lock was our own user's) */
 };
 
 /* A dotlock this old is stale whoever holds it (procmail waits 1024 s). */

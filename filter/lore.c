@@ -353,11 +353,18 @@ lore_opts_add_mirror(struct lore_opts *o, const char *mask, guint pos,
 }
 
 gboolean
+lore_max_size(struct config *cfg, guint64 *out, GError **err)
+{
+	*out = SOURCE_MAX_COST_DEFAULT;
+	return config_num(cfg, "max-size", NULL, TRUE, 1, out, err);
+}
+
+gboolean
 lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 {
 	guint64 ttl = 10, conn = 5, stall = 30, total = 300, keep = 30;
 	guint64 all = 600;
-	guint64 max = 512 * 1024 * 1024;
+	guint64 max;
 	const char *v;
 
 	memset(o, 0, sizeof(*o));
@@ -382,7 +389,7 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 	    !config_num(cfg, "stall-timeout", NULL, FALSE, 1, &stall, err) ||
 	    !config_num(cfg, "timeout", NULL, FALSE, 0, &total, err) ||
 	    !config_num(cfg, "fetch-timeout", NULL, FALSE, 0, &all, err) ||
-	    !config_num(cfg, "max-size", NULL, TRUE, 1, &max, err))
+	    !lore_max_size(cfg, &max, err))
 		return FALSE;
 	o->cache_ttl = ttl * 60;
 	o->cache_keep = (gint64)MIN(keep, 100000) * 24 * 60 * 60;

@@ -49,6 +49,13 @@ struct lore_opts {
 gboolean lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err);
 void lore_opts_clear(struct lore_opts *o);
 
+/*
+ * lore-am.max-size (default 512m), which bounds the memory of the thread
+ * from every source: FALSE and @err (LORE_EUSAGE) for a value that makes
+ * no sense.
+ */
+gboolean lore_max_size(struct config *cfg, guint64 *out, GError **err);
+
 /* Set the mask (from -L); FALSE and @err when it is not usable. */
 gboolean lore_opts_set_mask(struct lore_opts *o, const char *mask,
 			    GError **err);

@@ -373,6 +373,33 @@ cli_clear(struct cli *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/*
+ * GLib ends the process when an allocation fails (g_malloc() and all that
+ * is built on it, GMime included): a memory cap (ulimit -v) met by input
+ * too big for it. Say so in one line and exit 2, as for any input refused,
+ * rather than abort with a core; whatever was being written is in a
+ * temporary file or behind a lock and journal, never half in place. Any
+ * other fatal GLib error still aborts.
+ */
+static void
+glib_fatal(const gchar *domain, GLogLevelFlags level, const gchar *message,
+	   gpointer data)
+{
+	static const char head[] = "lore-am: out of memory (";
+	static const char tail[] = ")\n";
+
+	if (!message || !strstr(message, "failed to allocate")) {
+		g_log_default_handler(domain, level, message, data);
+		return;
+	}
+	if (write(STDERR_FILENO, head, strlen(head)) < 0 ||
+	    write(STDERR_FILENO, message, strlen(message)) < 0 ||
+	    write(STDERR_FILENO, tail, strlen(tail)) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(LORE_EUSAGE);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -383,6 +410,9 @@ main(int argc, char **argv)
 	static char apply_bare[] = "--apply=", range_bare[] = "--range-diff=";
 	int rc, i;
 
+	g_log_set_handler(
+	    "GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
+	    glib_fatal, NULL);
 	/* glib would take the word after a bare --apply for its value: the
 	 * Message-ID in "--apply ID". "--apply=" keeps it an argument (and
 	 * the same for --range-diff). */

@@ -118,6 +118,7 @@ struct split {
 	mbox_cb cb;
 	mbox_span_cb span; /* instead of cb: the raw bytes and their place */
 	void *data;
+	const gboolean *stop; /* once TRUE, nothing more is handed over */
 };
 
 static void
@@ -172,6 +173,10 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 					: 1;
 			if (st->have && end > start)
 				hand_over(st, buf, start, end);
+			if (st->stop && *st->stop) {
+				st->pos = len;
+				return;
+			}
 			st->start = off;
 			st->have = TRUE;
 			st->framed = TRUE;
@@ -182,7 +187,7 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 		}
 		st->prev_blank = (cl == 0);
 	}
-	if (!final)
+	if (!final || (st->stop && *st->stop))
 		return;
 	/*
 	 * The last message of an mbox ends with the same blank line as the
@@ -299,10 +304,13 @@ split_stream(read_fn rd, void *handle, const struct split *init)
 {
 	struct mbox_stream *s = stream_new(init);
 	char *chunk = g_malloc(SPLIT_CHUNK);
-	gssize n;
+	gssize n = 0;
 
-	while ((n = rd(handle, chunk, SPLIT_CHUNK)) > 0)
+	while (!(init->stop && *init->stop) &&
+	       (n = rd(handle, chunk, SPLIT_CHUNK)) > 0)
 		mbox_stream_feed(s, chunk, n);
+	if (init->stop && *init->stop)
+		n = 0;
 	if (n == 0)
 		mbox_stream_end(s);
 	g_free(chunk);
@@ -335,8 +343,12 @@ too_big(GByteArray *a, const char *path, gsize max, GError **err)
 	return NULL;
 }
 
+/*
+ * Over @max bytes (0: no limit), @cut keeps the first @max + 1 of them (a
+ * length that says "too big" with no more held) where it would fail.
+ */
 static GBytes *
-slurp_fd(FILE *f, const char *path, gsize max, GError **err)
+slurp_fd(FILE *f, const char *path, gsize max, gboolean cut, GError **err)
 {
 	GByteArray *a;
 	struct stat st;
@@ -345,14 +357,19 @@ slurp_fd(FILE *f, const char *path, gsize max, GError **err)
 
 	/* a regular file is read into a buffer of its size, not doubled */
 	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
-		if (max && (gsize)st.st_size > max)
+		if (max && !cut && (gsize)st.st_size > max)
 			return too_big(g_byte_array_new(), path, max, err);
-		a = g_byte_array_sized_new(st.st_size + 1);
+		a = g_byte_array_sized_new(max ? MIN((gsize)st.st_size, max) + 1
+					       : (gsize)st.st_size + 1);
 	} else {
 		a = g_byte_array_new();
 	}
 	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
 		g_byte_array_append(a, tmp, n);
+		if (max && a->len > max && cut) {
+			g_byte_array_set_size(a, max + 1);
+			break;
+		}
 		if (max && a->len > max)
 			return too_big(a, path, max, err);
 	}
@@ -367,7 +384,7 @@ slurp_fd(FILE *f, const char *path, gsize max, GError **err)
 
 /* Read a gzip file (mail stores sometimes keep messages compressed). */
 static GBytes *
-slurp_gz(const char *path, gsize max, GError **err)
+slurp_gz(const char *path, gsize max, gboolean cut, GError **err)
 {
 	gzFile gz = gzopen(path, "rb");
 	GByteArray *a;
@@ -382,6 +399,11 @@ slurp_gz(const char *path, gsize max, GError **err)
 	a = g_byte_array_new();
 	while ((n = gzread(gz, tmp, sizeof(tmp))) > 0) {
 		g_byte_array_append(a, tmp, n);
+		if (max && a->len > max && cut) {
+			g_byte_array_set_size(a, max + 1);
+			n = 0;
+			break;
+		}
 		if (max && a->len > max) {
 			gzclose(gz);
 			return too_big(a, path, max, err);
@@ -398,25 +420,37 @@ slurp_gz(const char *path, gsize max, GError **err)
 	return g_byte_array_free_to_bytes(a);
 }
 
-GBytes *
-mbox_slurp(const char *path, gsize max, GError **err)
+static GBytes *
+slurp(const char *path, gsize max, gboolean cut, GError **err)
 {
 	GBytes *b;
 	FILE *f;
 
 	if (!strcmp(path, "-"))
-		return slurp_fd(stdin, "stdin", max, err);
+		return slurp_fd(stdin, "stdin", max, cut, err);
 	if (g_str_has_suffix(path, ".gz"))
-		return slurp_gz(path, max, err);
+		return slurp_gz(path, max, cut, err);
 	f = fopen(path, "rb");
 	if (!f) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "cannot read '%s': %s", path, g_strerror(errno));
 		return NULL;
 	}
-	b = slurp_fd(f, path, max, err);
+	b = slurp_fd(f, path, max, cut, err);
 	fclose(f);
 	return b;
+}
+
+GBytes *
+mbox_slurp(const char *path, gsize max, GError **err)
+{
+	return slurp(path, max, FALSE, err);
+}
+
+GBytes *
+mbox_slurp_message(const char *path)
+{
+	return slurp(path, LORE_MAX_MESSAGE, TRUE, NULL);
 }
 
 static int
@@ -426,7 +460,8 @@ cmp_names(gconstpointer a, gconstpointer b)
 }
 
 static gboolean
-read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
+read_maildir(const char *path, mbox_cb cb, void *data, const gboolean *stop,
+	     GError **err)
 {
 	static const char *const subs[] = {"cur", "new"};
 	gboolean any = FALSE;
@@ -448,10 +483,10 @@ read_maildir(const char *path, mbox_cb cb, void *data, GError **err)
 		g_dir_close(d);
 		/* a stable order, whatever readdir gives */
 		g_ptr_array_sort(names, cmp_names);
-		for (k = 0; k < names->len; k++) {
+		for (k = 0; k < names->len && !(stop && *stop); k++) {
 			g_autofree char *f =
 			    g_build_filename(dir, names->pdata[k], NULL);
-			GBytes *b = mbox_slurp(f, 0, NULL);
+			GBytes *b = mbox_slurp_message(f);
 			gsize sz;
 			const char *p;
 
@@ -518,7 +553,15 @@ mbox_scan_spans(const char *path, goffset start, goffset end, mbox_span_cb cb,
 gboolean
 mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 {
-	struct split st = {.prev_blank = TRUE, .cb = cb, .data = data};
+	return mbox_read_path_until(path, cb, data, NULL, err);
+}
+
+gboolean
+mbox_read_path_until(const char *path, mbox_cb cb, void *data,
+		     const gboolean *stop, GError **err)
+{
+	struct split st = {
+	    .prev_blank = TRUE, .cb = cb, .data = data, .stop = stop};
 	gboolean ok;
 	FILE *f;
 
@@ -526,7 +569,7 @@ mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
 		return split_stream(read_file, stdin, &st) ||
 		       read_error("stdin", err);
 	if (g_file_test(path, G_FILE_TEST_IS_DIR))
-		return read_maildir(path, cb, data, err);
+		return read_maildir(path, cb, data, stop, err);
 	if (g_str_has_suffix(path, ".gz")) {
 		gzFile gz = gzopen(path, "rb");
 

@@ -49,6 +49,13 @@ void mbox_stream_free(struct mbox_stream *s);
 gboolean mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err);
 
 /*
+ * The same, handing nothing more over and reading no further once *@stop
+ * (which @cb may set) is TRUE; that is no error.
+ */
+gboolean mbox_read_path_until(const char *path, mbox_cb cb, void *data,
+			      const gboolean *stop, GError **err);
+
+/*
  * Split the bytes [@start, @end) of the mbox file @path as mbox_read_path()
  * splits the whole file, when @start is 0 or where a message starts (a
  * From_ line that separates). For an index that remembers where each
@@ -66,6 +73,13 @@ void mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data);
  * more than @max + 1 bytes are ever held.
  */
 GBytes *mbox_slurp(const char *path, gsize max, GError **err);
+
+/*
+ * One message's file (a maildir's; "*.gz" decompressed), of which at most
+ * LORE_MAX_MESSAGE + 1 bytes are read: a larger one comes back that long,
+ * known too big without being held whole. NULL when it cannot be read.
+ */
+GBytes *mbox_slurp_message(const char *path);
 
 /*
  * git mailsplit's test for a From_ line that separates messages: "From "

@@ -11,6 +11,7 @@
 #include "mbox.h"
 #include "mdindex-int.h"
 #include "message.h"
+#include "source.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,11 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* an index file that is not ours, or rows that disagree with the mail */
-#define MDINDEX_EFOREIGN 1000
-
-G_DEFINE_QUARK(lore - am - mdindex - error - quark, mdindex_error)
 
 static gboolean enabled = TRUE;
 /*
@@ -60,176 +56,14 @@ mdindex_refs(GString *out, const struct message *m)
 }
 
 gboolean
-mdindex_fail(struct mdindex *x, int rc, GError **err)
+mdindex_spend(struct mdindex *x, gint64 len, gboolean row)
 {
-	if (err && !*err)
-		g_set_error(err, MDINDEX_ERROR, rc, "%s",
-			    x->db ? sqlite3_errmsg(x->db) : sqlite3_errstr(rc));
-	return FALSE;
-}
-
-gboolean
-mdindex_exec(struct mdindex *x, const char *sql, GError **err)
-{
-	int rc = sqlite3_exec(x->db, sql, NULL, NULL, NULL);
-
-	return rc == SQLITE_OK || mdindex_fail(x, rc, err);
-}
-
-sqlite3_stmt *
-mdindex_prepare(struct mdindex *x, const char *sql, GError **err)
-{
-	sqlite3_stmt *s = NULL;
-	int rc = sqlite3_prepare_v2(x->db, sql, -1, &s, NULL);
-
-	if (rc != SQLITE_OK) {
-		mdindex_fail(x, rc, err);
-		sqlite3_finalize(s);
-		return NULL;
-	}
-	return s;
-}
-
-/* One integer of a one-row query; @def without a row or on error. */
-static gint64
-query_int(struct mdindex *x, const char *sql, const char *arg, gint64 def)
-{
-	sqlite3_stmt *s = mdindex_prepare(x, sql, NULL);
-	gint64 v = def;
-
-	if (!s)
-		return def;
-	if (arg)
-		sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
-}
-
-gint64
-mdindex_state(struct mdindex *x, const char *k, gint64 def)
-{
-	return query_int(x, "SELECT v FROM state WHERE k = ?", k, def);
-}
-
-gboolean
-mdindex_set_state(struct mdindex *x, const char *k, gint64 v, GError **err)
-{
-	sqlite3_stmt *s = mdindex_prepare(
-	    x, "INSERT OR REPLACE INTO state (k, v) VALUES (?, ?)", err);
-	int rc;
-
-	if (!s)
-		return FALSE;
-	sqlite3_bind_text(s, 1, k, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s, 2, v);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	return rc == SQLITE_DONE || mdindex_fail(x, rc, err);
-}
-
-static const char schema[] =
-    "CREATE TABLE msg (id INTEGER PRIMARY KEY, dir INTEGER, name TEXT,"
-    " uniq TEXT, off INTEGER, len INTEGER, msgid TEXT, sender TEXT,"
-    " refs TEXT, date INTEGER, subject TEXT, big INTEGER);"
-    "CREATE INDEX msg_msgid ON msg (msgid);"
-    "CREATE INDEX msg_dir ON msg (dir, off);"
-    "CREATE INDEX msg_big ON msg (big) WHERE big = 1;"
-    "CREATE TABLE ref (ref TEXT, msg INTEGER, PRIMARY KEY (ref, msg))"
-    " WITHOUT ROWID;"
-    "CREATE TABLE state (k TEXT PRIMARY KEY, v);";
-
-/* An empty file gets the schema; anything else must be ours already. */
-static gboolean
-check_schema(struct mdindex *x, GError **err)
-{
-	gint64 v = query_int(x, "PRAGMA user_version", NULL, -1);
-
-	if (v == MDINDEX_VERSION)
-		return TRUE;
-	if (v == 0 && mdindex_exec(x, "BEGIN IMMEDIATE", err)) {
-		v = query_int(x, "PRAGMA user_version", NULL, -1);
-		if (v == 0 &&
-		    query_int(x, "SELECT count(*) FROM sqlite_master", NULL, 1))
-			v = -1;
-		if (v == 0 && mdindex_exec(x, schema, err) &&
-		    mdindex_exec(x, "PRAGMA user_version = 1", err) &&
-		    mdindex_exec(x, "COMMIT", err))
-			return TRUE;
-		sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
-		if (v == MDINDEX_VERSION)
-			return TRUE;
-		if (err && *err)
-			return FALSE;
-	}
-	if (err && !*err) {
-		if (v < 0)
-			mdindex_fail(x, sqlite3_errcode(x->db), err);
-		else
-			g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN,
-				    "it is from another version of lore-am");
-	}
-	if (err && *err && (*err)->code == SQLITE_OK)
-		(*err)->code = MDINDEX_EFOREIGN;
-	return FALSE;
-}
-
-static gboolean
-open_db(struct mdindex *x, const char *file, GError **err)
-{
-	g_autofree char *dir = g_path_get_dirname(file);
-	int rc;
-
-	if (g_mkdir_with_parents(dir, 0700)) {
-		g_set_error(err, MDINDEX_ERROR, SQLITE_CANTOPEN,
-			    "cannot create its folder: %s", g_strerror(errno));
-		return FALSE;
-	}
-	rc = sqlite3_open_v2(file, &x->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				 SQLITE_OPEN_NOMUTEX,
-			     NULL);
-	if (rc != SQLITE_OK)
-		return mdindex_fail(x, rc, err);
-	/* eight mail deliveries at once wait for each other, within reason */
-	sqlite3_busy_timeout(x->db, 10000);
-	/*
-	 * A page cache of up to 256 MiB (grown only as pages are read): the
-	 * first build of a 1 000 000-message maildir, whose index is 283 MB,
-	 * thrashed a 32 MiB one (42 s against 27.6 s for the plain scan;
-	 * 35 s with this one, peak RSS 382 MB against the scan's 1.7 GB).
-	 * Warm runs read a few pages and stay small.
-	 */
-	return mdindex_exec(x, "PRAGMA journal_mode = WAL", err) &&
-	       mdindex_exec(x, "PRAGMA synchronous = NORMAL", err) &&
-	       mdindex_exec(x, "PRAGMA cache_size = -262144", err) &&
-	       check_schema(x, err);
-}
-
-/* The index of @real (the mailbox's canonical path): one file per path. */
-static char *
-index_file(const char *real)
-{
-	g_autofree char *cache = cache_default_dir();
-	g_autofree char *h =
-	    g_compute_checksum_for_string(G_CHECKSUM_SHA256, real, -1);
-	g_autofree char *name = g_strconcat(h, ".sqlite3", NULL);
-
-	return g_build_filename(cache, "index", name, NULL);
-}
-
-static void
-remove_index(const char *file)
-{
-	static const char *const ext[] = {"", "-wal", "-shm"};
-	guint i;
-
-	for (i = 0; i < G_N_ELEMENTS(ext); i++) {
-		g_autofree char *f = g_strconcat(file, ext[i], NULL);
-
-		unlink(f);
-	}
+	x->spent += (guint64)MAX(len, 0) + THREAD_MSG_COST +
+		    (row ? MDINDEX_ROW_COST : 0);
+	x->counted++;
+	if (x->budget && x->spent > x->budget)
+		x->over = TRUE;
+	return !x->over;
 }
 
 /* ---- reading what was found ---- */
@@ -278,9 +112,14 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 
 		g->row = r;
 		if (r->dir == MDINDEX_DIR_MBOX) {
-			char *buf = g_malloc(r->len + 1);
+			/* the length is the index's word: a row longer than a
+			 * message may be is one that lies */
+			char *buf =
+			    r->len >= 0 && (guint64)r->len <= LORE_MAX_MESSAGE
+				? g_try_malloc(r->len + 1)
+				: NULL;
 
-			if (x->maildir ||
+			if (!buf || x->maildir ||
 			    pread(fd, buf, r->len, r->off) != (ssize_t)r->len)
 				g->bad = TRUE;
 			else
@@ -289,7 +128,7 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 		} else {
 			g_autofree char *f = g_build_filename(
 			    x->path, subs[r->dir & 1], r->name, NULL);
-			GBytes *b = mbox_slurp(f, 0, NULL);
+			GBytes *b = mbox_slurp_message(f);
 			gsize n;
 			const char *p;
 
@@ -309,8 +148,8 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 	if (g->gone)
 		return FALSE;
 	if (g->bad)
-		g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN,
-			    "it disagrees with the mailbox");
+		g_set_error(err, MDINDEX_ERROR, MDINDEX_EDAMAGED,
+			    "disagrees with the mailbox");
 	return !g->bad;
 }
 
@@ -330,12 +169,16 @@ gather(struct mdindex *x, const char *msgid, struct thread *t,
 	struct got g = {.msgs = g_ptr_array_new_with_free_func(
 			    (GDestroyNotify)message_free)};
 	gboolean found = FALSE;
-	GPtrArray *rows = mdindex_walk(x, msgid, t, &found, err);
+	GPtrArray *rows;
 	int rc = LORE_OK;
 	guint i;
 
+	/* what the thread holds already counts against the bound */
+	x->spent = t->cost;
+	x->counted = t->msgs->len;
+	rows = mdindex_walk(x, msgid, t, &found, err);
 	if (!rows) {
-		rc = LORE_EUSAGE;
+		rc = x->over ? MDINDEX_OVER : LORE_EUSAGE;
 		goto out;
 	}
 	/* a message the folder lacks may still be joined to some of it by
@@ -358,8 +201,8 @@ gather(struct mdindex *x, const char *msgid, struct thread *t,
 			(*added)++;
 	}
 	/* the plain scan warns about every message too large to read */
-	t->too_big +=
-	    query_int(x, "SELECT count(*) FROM msg WHERE big = 1", NULL, 0);
+	t->too_big += mdindex_query_int(
+	    x, "SELECT count(*) FROM msg WHERE big = 1", NULL, 0);
 out:
 	if (rows)
 		g_ptr_array_free(rows, TRUE);
@@ -403,14 +246,163 @@ small(const char *real, gboolean maildir)
 	return n < min_messages;
 }
 
+/* What is done about a failed use of the index. */
+enum fault {
+	FAULT_OTHER, /* noted; the index stays (a folder not writable...) */
+	FAULT_BAD,   /* not ours, or damaged: built again */
+	FAULT_FULL,  /* no room in the cache folder: removed, remembered */
+	FAULT_IO,    /* it could not be written: removed */
+};
+
+static enum fault
+fault_of(const GError *err)
+{
+	int code;
+
+	if (!err || err->domain != MDINDEX_ERROR)
+		return FAULT_OTHER;
+	if (err->code == MDINDEX_EFOREIGN || err->code == MDINDEX_EDAMAGED)
+		return FAULT_BAD;
+	code = err->code & 0xff;
+	/* SQLITE_ERROR: a statement of ours that does not fit the tables */
+	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB ||
+	    code == SQLITE_ERROR)
+		return FAULT_BAD;
+	if (code == SQLITE_FULL)
+		return FAULT_FULL;
+	return code == SQLITE_IOERR ? FAULT_IO : FAULT_OTHER;
+}
+
+/* What the index is, said after "the index of 'X' ". */
+static char *
+fault_text(const GError *err)
+{
+	g_autofree char *m = lore_term_safe(err->message, -1);
+
+	if (err->code == MDINDEX_EFOREIGN || err->code == MDINDEX_EDAMAGED)
+		return g_steal_pointer(&m);
+	return g_strdup_printf("is damaged (%s)", m);
+}
+
+/* One attempt: open, bring up to date, gather; the database closed. */
+static int
+attempt(struct mdindex *x, const char *file, const char *msgid,
+	struct thread *t, const char *origin, guint *added, GError **err)
+{
+	int rc;
+
+	x->over = FALSE;
+	if (mdindex_open(x, file, err) && mdindex_update(x, err))
+		rc = gather(x, msgid, t, origin, added, err);
+	else
+		rc = LORE_EUSAGE;
+	sqlite3_close_v2(x->db);
+	x->db = NULL;
+	return rc;
+}
+
+/*
+ * The note on an index that could not be used (@err), once what its kind
+ * asks was done: a full cache folder's unfinished index removed and the
+ * room it wants remembered, one that could not be written removed. @lead
+ * says what became of the index ("was not used").
+ */
+static void
+fault_note(const char *file, const char *path, const char *lead,
+	   const GError *err)
+{
+	g_autofree char *p = lore_term_safe(path, -1);
+	g_autofree char *why = lore_term_safe(err->message, -1);
+	g_autofree char *dir = g_path_get_dirname(file);
+	g_autofree char *d = lore_term_safe(dir, -1);
+	g_autofree char *size = NULL;
+	guint64 freed;
+
+	switch (fault_of(err)) {
+	case FAULT_FULL:
+		freed = mdindex_remove(file);
+		mdindex_mark_full(file, MAX(2 * freed, (guint64)1 << 20));
+		size = source_size_text(freed);
+		lore_info("NOTE: the index of '%s' %s: the cache folder '%s' "
+			  "is full (%s); the whole mailbox was read and the "
+			  "unfinished index removed (%s freed): free some "
+			  "space there, or set lore-am.index=false",
+			  p, lead, d, why, size);
+		return;
+	case FAULT_IO:
+		mdindex_remove(file);
+		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
+			  "was read and the index removed, to be built again "
+			  "by a later run",
+			  p, lead, why);
+		return;
+	default:
+		if (fault_of(err) == FAULT_BAD)
+			mdindex_remove(file);
+		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
+			  "was read (set lore-am.index=false to read it so "
+			  "without this note)",
+			  p, lead, why);
+	}
+}
+
+/*
+ * Open, update and gather through the index @file of @path, building it
+ * again when it is not ours or damaged; every failure is noted (one line
+ * that says what happened and what to do) and answers MDINDEX_PLAIN.
+ */
+static int
+use_index(struct mdindex *x, const char *file, const char *path,
+	  const char *msgid, struct thread *t, const char *origin, guint *added)
+{
+	GError *err = NULL;
+	g_autofree char *lead = NULL;
+	g_autofree char *p = lore_term_safe(path, -1);
+	guint64 needs, avail;
+	int rc;
+
+	if (!mdindex_room(file, &needs, &avail)) {
+		g_autofree char *dir = g_path_get_dirname(file);
+		g_autofree char *d = lore_term_safe(dir, -1);
+		g_autofree char *n = source_size_text(needs);
+		g_autofree char *a = source_size_text(avail);
+
+		lore_info("NOTE: the index of '%s' was not built: the cache "
+			  "folder '%s' has %s free and it needs about %s; the "
+			  "whole mailbox was read (free some space there, or "
+			  "set lore-am.index=false)",
+			  p, d, a, n);
+		return MDINDEX_PLAIN;
+	}
+	rc = attempt(x, file, msgid, t, origin, added, &err);
+	if (rc == LORE_EUSAGE && fault_of(err) == FAULT_BAD) {
+		/* not ours, or damaged: the cache is ours to build it in */
+		g_autofree char *why = fault_text(err);
+
+		g_clear_error(&err);
+		mdindex_remove(file);
+		rc = attempt(x, file, msgid, t, origin, added, &err);
+		if (rc != LORE_EUSAGE) {
+			lore_info("NOTE: the index of '%s' %s: built again", p,
+				  why);
+			return rc;
+		}
+		lead = g_strdup_printf("%s, and could not be built again", why);
+	}
+	if (rc != LORE_EUSAGE)
+		return rc;
+	fault_note(file, path, lead ? lead : "was not used", err);
+	g_clear_error(&err);
+	return MDINDEX_PLAIN;
+}
+
 int
 mdindex_gather(const char *path, const char *msgid, struct thread *t,
-	       const char *origin, guint *added)
+	       const char *origin, guint64 max_cost, guint *added)
 {
-	struct mdindex x = {.db = NULL};
+	struct mdindex x = {.db = NULL, .budget = max_cost};
 	g_autofree char *real = NULL;
 	g_autofree char *file = NULL;
-	GError *err = NULL;
 	int rc;
 
 	*added = 0;
@@ -428,30 +420,9 @@ mdindex_gather(const char *path, const char *msgid, struct thread *t,
 		return MDINDEX_PLAIN;
 	if (small(real, x.maildir))
 		return MDINDEX_PLAIN;
-	file = index_file(real);
-	if (open_db(&x, file, &err) && mdindex_update(&x, &err))
-		rc = gather(&x, msgid, t, origin, added, &err);
-	else
-		rc = LORE_EUSAGE;
-	sqlite3_close_v2(x.db);
-	if (rc == LORE_OK || rc == MDINDEX_PLAIN)
-		return rc;
-	{
-		int code = err ? err->code & 0xff : 0;
-		gboolean bad =
-		    err && (err->code == MDINDEX_EFOREIGN ||
-			    code == SQLITE_CORRUPT || code == SQLITE_NOTADB);
-		g_autofree char *p = lore_term_safe(path, -1);
-		g_autofree char *why =
-		    lore_term_safe(err ? err->message : "unknown error", -1);
-
-		if (bad)
-			remove_index(file);
-		lore_info("NOTE: the index of '%s' was not used (%s); the "
-			  "whole mailbox was read%s",
-			  p, why,
-			  bad ? " and the index will be built again" : "");
-	}
-	g_clear_error(&err);
-	return MDINDEX_PLAIN;
+	file = mdindex_file(real);
+	rc = use_index(&x, file, path, msgid, t, origin, added);
+	if (rc == MDINDEX_OVER)
+		*added = x.counted;
+	return rc;
 }

@@ -23,20 +23,25 @@ struct config;
 
 /* mdindex_gather()'s answer "not done: read the whole folder instead" */
 #define MDINDEX_PLAIN (-1)
+/* ... and "the thread would pass the memory bound" */
+#define MDINDEX_OVER (-2)
 
 /*
  * Add to @t the messages of @path (a maildir or an mbox file) in the
  * connected reply graph of @msgid, the graph also holding what @t already
  * has, each kept with @origin (a static name). Returns LORE_OK (and how
- * many messages @t kept in *@added), or MDINDEX_PLAIN when the caller must
- * scan the folder itself: the index is turned off; @path is "-" or
- * compressed; neither the folder nor @t has @msgid; a file of the thread
- * was renamed or removed between the update and the reading; or the index
- * cannot be used (then one NOTE line said why, and a corrupt index was
- * removed, to be built again by a later run).
+ * many messages @t kept in *@added); MDINDEX_OVER, with nothing added and
+ * *@added the messages counted, when they would make @t take more than
+ * @max_cost bytes (thread.h's cost; 0: no bound), found before they are
+ * read; or MDINDEX_PLAIN when the caller must scan the folder itself: the
+ * index is turned off; @path is "-" or compressed; neither the folder nor
+ * @t has @msgid; a file of the thread was renamed or removed between the
+ * update and the reading; or the index cannot be used (then one NOTE line
+ * said why and what to do; an index that is not ours or is damaged was
+ * removed, to be built again).
  */
 int mdindex_gather(const char *path, const char *msgid, struct thread *t,
-		   const char *origin, guint *added);
+		   const char *origin, guint64 max_cost, guint *added);
 
 /*
  * Read lore-am.index and lore-am.index-min-messages from @cfg, once per

@@ -279,7 +279,7 @@ add_file(struct upd *u, int dir, const char *name)
 {
 	g_autofree char *f =
 	    g_build_filename(u->x->path, subs[dir], name, NULL);
-	GBytes *b = mbox_slurp(f, 0, NULL);
+	GBytes *b = mbox_slurp_message(f);
 	gsize len;
 	const char *p;
 

@@ -54,6 +54,7 @@ struct walk {
 	GHashTable *t_links; /* id -> GPtrArray of the thread's messages */
 	GHashTable *known;   /* id -> present or not, as thread_prune() sees */
 	int rc;
+	gboolean damaged; /* a ref row without its msg row was met */
 };
 
 /* SELECT id, dir, name, off, len, msgid, sender, refs */
@@ -196,6 +197,7 @@ referrers(struct walk *w, const char *id, const char *sender)
 {
 	GPtrArray *tm = g_hash_table_lookup(w->t_links, id);
 	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	guint64 sum = 0;
 	guint i;
 	int rc;
 
@@ -207,16 +209,31 @@ referrers(struct walk *w, const char *id, const char *sender)
 		const char *mid =
 		    (const char *)sqlite3_column_text(w->by_ref, 5);
 
-		if (mid && (!sender || !g_strcmp0(sender, from ? from : "")))
-			g_ptr_array_add(ids, g_strdup_printf("%" G_GINT64_FORMAT
-							     "\n%s",
-							     rid, mid));
+		/* a reference whose message has no row: a row was lost */
+		if (!rid) {
+			w->damaged = TRUE;
+			break;
+		}
+		if (!mid || (sender && g_strcmp0(sender, from ? from : "")))
+			continue;
+		/* a million replies to one message: each would be a row
+		 * of the answer, so the list stops where they would pass
+		 * the bound */
+		sum += (guint64)MAX(sqlite3_column_int64(w->by_ref, 4), 0) +
+		       THREAD_MSG_COST;
+		if (w->x->budget && w->x->spent + sum > w->x->budget) {
+			w->x->counted += ids->len;
+			w->x->over = TRUE;
+			break;
+		}
+		g_ptr_array_add(
+		    ids, g_strdup_printf("%" G_GINT64_FORMAT "\n%s", rid, mid));
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		w->rc = rc;
 	sqlite3_reset(w->by_ref);
 	/* a copy that the thread does not keep links nothing */
-	for (i = 0; i < ids->len && !w->rc; i++) {
+	for (i = 0; i < ids->len && !w->rc && !w->x->over && !w->damaged; i++) {
 		char *nl = strchr(ids->pdata[i], '\n');
 		const struct mdindex_row *f = winner(w, nl + 1);
 
@@ -241,13 +258,20 @@ expand(struct walk *w, const char *key)
 	const struct mdindex_row *r;
 	const struct message *m;
 	GPtrArray *rows;
+	guint i;
 
 	if (nl) {
 		referrers(w, id, nl + 1);
 		return;
 	}
 	rows = copies_of(w, id);
-	/* every copy goes to the thread, which keeps the winner */
+	/* every copy goes to the thread, which keeps the winner: each
+	 * counts against the memory bound */
+	for (i = 0; i < rows->len; i++)
+		if (!mdindex_spend(w->x,
+				   ((struct mdindex_row *)rows->pdata[i])->len,
+				   TRUE))
+			return;
 	if (rows->len)
 		g_hash_table_insert(
 		    w->chosen, ((struct mdindex_row *)rows->pdata[0])->msgid,
@@ -283,11 +307,12 @@ walk_all(struct walk *w, const char *msgid, GError **err)
 
 	w->by_msgid = mdindex_prepare(
 	    w->x, "SELECT " ROW_COLS " FROM msg m WHERE m.msgid = ?", err);
-	w->by_ref = mdindex_prepare(w->x,
-				    "SELECT " ROW_COLS
-				    " FROM ref r JOIN msg m ON m.id = r.msg"
-				    " WHERE r.ref = ?",
-				    err);
+	/* LEFT JOIN: a ref row whose msg row is gone shows, id NULL (0) */
+	w->by_ref = mdindex_prepare(
+	    w->x,
+	    "SELECT " ROW_COLS " FROM ref r LEFT JOIN msg m ON m.id = r.msg"
+	    " WHERE r.ref = ?",
+	    err);
 	w->present = mdindex_prepare(
 	    w->x, "SELECT 1 FROM msg WHERE msgid = ? LIMIT 1", err);
 	if (!w->by_msgid || !w->by_ref || !w->present)
@@ -301,11 +326,16 @@ walk_all(struct walk *w, const char *msgid, GError **err)
 			t_link(w->t_links, m->refs->pdata[j], m);
 	}
 	push(w, msgid, strlen(msgid), NULL);
-	while (!w->rc && (k = g_queue_pop_head(&w->todo)))
+	while (!w->rc && !w->x->over && !w->damaged &&
+	       (k = g_queue_pop_head(&w->todo)))
 		expand(w, k);
 	if (w->rc)
 		return mdindex_fail(w->x, w->rc, err);
-	return TRUE;
+	if (w->damaged)
+		g_set_error(err, MDINDEX_ERROR, MDINDEX_EDAMAGED,
+			    "lacks a message's row (a reference names a row "
+			    "that is gone)");
+	return !w->damaged;
 }
 
 GPtrArray *
@@ -329,7 +359,7 @@ mdindex_walk(struct mdindex *x, const char *msgid, struct thread *t,
 	g_queue_init(&w.todo);
 	ok = walk_all(&w, msgid, err);
 	*found = ok && copies_of(&w, msgid)->len;
-	ok = ok && !w.rc;
+	ok = ok && !w.rc && !x->over && !w.damaged;
 	if (w.rc)
 		mdindex_fail(x, w.rc, err);
 	sqlite3_finalize(w.by_msgid);

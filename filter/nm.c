@@ -71,6 +71,9 @@ struct nm {
 	char *path; /* the database's mail root, once opened */
 	guint retry_ms;
 	guint unreadable; /* messages none of whose files could be read */
+	guint64 budget;	  /* the thread's memory bound (0: none)... */
+	guint64 spent;	  /* ... and what counts against it so far */
+	guint counted;	  /* messages that it counts */
 };
 
 enum { TRY_OK, TRY_AGAIN, TRY_FAIL };
@@ -236,11 +239,17 @@ read_query(struct nm *p, const char *tid, GPtrArray *out, GError **err)
 			break;
 		}
 		msg = read_message(m);
-		if (msg)
+		if (msg) {
 			g_ptr_array_add(out, msg);
-		else
+			p->spent += msg->len + THREAD_MSG_COST;
+			p->counted++;
+		} else {
 			p->unreadable++;
+		}
 		notmuch_message_destroy(m);
+		/* a thread of millions of messages stops at the bound */
+		if (p->budget && p->spent > p->budget)
+			break;
 	}
 out:
 	notmuch_query_destroy(query);
@@ -274,7 +283,8 @@ read_threads(struct nm *p, const char *msgid, struct thread *have,
 					   threads, &found, err);
 	}
 	g_hash_table_iter_init(&it, threads);
-	while (rc == TRY_OK && g_hash_table_iter_next(&it, &tid, NULL))
+	while (rc == TRY_OK && !(p->budget && p->spent > p->budget) &&
+	       g_hash_table_iter_next(&it, &tid, NULL))
 		rc = read_query(p, tid, out, err);
 	g_hash_table_destroy(threads);
 	return rc;
@@ -300,6 +310,9 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 		got = g_ptr_array_new_with_free_func(
 		    (GDestroyNotify)message_free);
 		p->unreadable = 0;
+		p->budget = src->max_cost;
+		p->spent = t->cost;
+		p->counted = t->msgs->len;
 		rc = nm_open(p, &e);
 		if (rc == TRY_OK)
 			rc = read_threads(p, msgid, t, got, &e);
@@ -325,6 +338,11 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 		}
 		g_propagate_error(err, e);
 		return LORE_EUSAGE;
+	}
+	if (p->budget && p->spent > p->budget) {
+		g_ptr_array_free(got, TRUE);
+		return source_over_budget(src, "the notmuch thread", p->counted,
+					  err);
 	}
 	for (i = 0; i < got->len; i++) {
 		struct message *m = got->pdata[i];

@@ -209,6 +209,53 @@ use_newer(const struct cli *c, struct gather *g, const struct lore_opts *lo,
 }
 
 /*
+ * The gathering for this run: its settings and memory bound, the archive
+ * when it is one of the sources (@lo filled in for it, and for -c), then
+ * the local sources. *@out is the caller's even on failure.
+ */
+static int
+new_gather(struct cli *c, struct config *cfg, const char *target,
+	   struct lore_opts *lo, struct gather **out)
+{
+	gboolean archive, newer = c->check_newer || c->use_newer;
+	enum gather_mode mode;
+	struct gather *g;
+	GError *err = NULL;
+	int rc;
+
+	rc = runopts_mode(c, cfg, &mode);
+	if (!rc && c->thread && !target) {
+		lore_err("--thread needs a message: pipe one in or give its "
+			 "Message-ID");
+		rc = LORE_EUSAGE;
+	}
+	if (rc)
+		return rc;
+	/* the archive completes what is local; mailboxes given alone are the
+	 * whole story (no network), unless -L names an archive */
+	archive = mode == GATHER_LORE ||
+		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
+	if ((archive || newer) && (rc = runopts_lore(lo, c, cfg)))
+		return rc;
+	g = *out = gather_new();
+	/* the memory bound of the thread, from every source */
+	if (!lore_max_size(cfg, &g->max_cost, &err)) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	g->use_version = c->use_version;
+	g->no_parent = c->no_parent;
+	g->parent = c->parent;
+	g->whole_thread = c->thread;
+	/* offline, the archive source reads only its cache (lore.c) */
+	g->complete = c->check_newer && archive;
+	if (archive)
+		gather_set_archive(g, source_lore_new(lo));
+	return add_sources(c, mode, target, g);
+}
+
+/*
  * Gather the thread of @target from the sources and run the job asked for.
  * Takes @piped (the message read from stdin, or NULL).
  */
@@ -221,43 +268,12 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	struct gather *g = NULL;
 	struct thread *t = NULL;
 	struct series_set *s = NULL;
-	enum gather_mode mode;
-	gboolean archive, newer = c->check_newer || c->use_newer;
+	gboolean newer = c->check_newer || c->use_newer;
 	int rc;
 
 	mdindex_setup(cfg, c->no_index);
 	runopts_thread(cfg);
-	rc = runopts_mode(c, cfg, &mode);
-	if (!rc && c->thread && !target) {
-		lore_err("--thread needs a message: pipe one in or give its "
-			 "Message-ID");
-		rc = LORE_EUSAGE;
-	}
-	if (rc) {
-		message_free(piped);
-		return rc;
-	}
-	/* the archive completes what is local; mailboxes given alone are the
-	 * whole story (no network), unless -L names an archive */
-	archive = mode == GATHER_LORE ||
-		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
-	if (archive || newer) {
-		rc = runopts_lore(&lo, c, cfg);
-		if (rc) {
-			message_free(piped);
-			goto out;
-		}
-	}
-	g = gather_new();
-	g->use_version = c->use_version;
-	g->no_parent = c->no_parent;
-	g->parent = c->parent;
-	g->whole_thread = c->thread;
-	/* offline, the archive source reads only its cache (lore.c) */
-	g->complete = c->check_newer && archive;
-	if (archive)
-		gather_set_archive(g, source_lore_new(&lo));
-	rc = add_sources(c, mode, target, g);
+	rc = new_gather(c, cfg, target, &lo, &g);
 	if (rc) {
 		message_free(piped);
 		goto out;

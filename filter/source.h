@@ -49,10 +49,36 @@ struct source {
 	 * source has added to the thread */
 	gboolean reask;
 	guint added; /* messages it contributed, for the summary */
+	/* the most memory the thread may take (thread.h's cost, each message
+	 * counted with its overhead): a source stops adding past it and fails
+	 * (source_over_budget()); 0: no bound. gather.h sets it. */
+	guint64 max_cost;
 	void *priv;
 };
 
-/* An mbox file, a maildir, or "-" (an mbox on stdin). */
+/* lore-am.max-size's default: 512 MiB. */
+#define SOURCE_MAX_COST_DEFAULT ((guint64)512 << 20)
+
+/* @n bytes for people, in plain ASCII: "512 MiB", "1.5 MiB", "999 bytes". */
+char *source_size_text(guint64 n);
+
+/*
+ * The end of every "too big" error: "the thread would take more than 8 MiB
+ * of memory (N messages so far, each counted with 512 bytes of overhead;
+ * see lore-am.max-size)" (g_free).
+ */
+char *source_over_text(guint64 max, guint n);
+
+/*
+ * Set @err (LORE_ERROR, LORE_EUSAGE) for a thread that passed @src's
+ * max_cost while it read @what (a mailbox, notmuch) after @n messages.
+ * Returns LORE_EUSAGE.
+ */
+int source_over_budget(struct source *src, const char *what, guint n,
+		       GError **err);
+
+/* An mbox file, a maildir, or "-" (an mbox on stdin); one that does not
+ * exist is an empty one, with a note. */
 struct source *source_mbox_new(const char *path);
 
 int source_fetch(struct source *src, const char *msgid, struct thread *t,

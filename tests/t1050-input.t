@@ -68,7 +68,7 @@ sed '/^Message-I[dD]:/d' "$P/0001-part-add-piece-1.patch" > "$TRASH/noid"
 BAD_IN=$TRASH/noid bad 2 "a message without Message-ID" -m "$TRASH/t.mbox"
 BAD_IN= bad 2 "a bad argument" -m "$TRASH/t.mbox" "<>"
 BAD_IN= bad 1 "an id that is not in the mailbox" -m "$TRASH/t.mbox" nothere@example.com
-BAD_IN= bad 2 "a missing mbox file" -m "$TRASH/nope.mbox" "$id"
+BAD_IN= bad 1 "a missing mbox file is an empty one: the id is not in it" -q -m "$TRASH/nope.mbox" "$id"
 mkdir "$TRASH/notmd"
 BAD_IN= bad 2 "a folder that is not a maildir" -m "$TRASH/notmd" "$id"
 BAD_IN= bad 2 "-m - without an id" -m -

@@ -3,7 +3,7 @@
 # folder that cannot be made, is read-only or is full, an index file that
 # is corrupt, from another version or that disagrees with the mail, all
 # give the plain scan's bytes with one NOTE line, and a bad index is built
-# again; an update killed halfway leaves a usable index. --no-index and
+# again at once; an update killed halfway leaves a usable index. --no-index and
 # lore-am.index=false make none.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-thread.sh"
@@ -83,11 +83,11 @@ printf 'this is no database at all, not even close...........' |
 	dd of="$DB" conv=notrunc 2>/dev/null
 run
 same_file "$TRASH/out" "$TRASH/want" "a corrupt index: the plain scan's bytes"
-check "one NOTE: removed, to be built again" \
-	sh -c "[ \$(grep -c 'will be built again' '$TRASH/err') = 1 ] && [ \$(grep -c NOTE '$TRASH/err') = 1 ]"
+check "one NOTE: damaged, built again" \
+	sh -c "[ \$(grep -c \"^NOTE: the index of '$MD' is damaged (.*): built again\$\" '$TRASH/err') = 1 ] && [ \$(grep -c NOTE '$TRASH/err') = 1 ]"
 run
 is "$(notes):$(idx_sql "$MD" 'SELECT count(*) FROM msg')" "0:$(ls "$MD/cur" "$MD/new" | grep -c host)" \
-   "the next run builds it again, whole"
+   "it was built again whole: the next run uses it without a NOTE"
 
 # from another version
 idx_sql "$MD" 'PRAGMA user_version = 99'

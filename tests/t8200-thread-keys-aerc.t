@@ -81,12 +81,15 @@ for f in "$md"/lore-am/cur/*; do
 done
 ok $same "... each file the message as sent"
 
-# lore-am fails: its error shows, the folder stays
+# lore-am fails (a mailbox it cannot read: a link to itself): its error
+# shows, the folder stays
 before=$(ls "$md/lore-am/cur")
 mv w/all.mbox w/all.away
+ln -s all.mbox w/all.mbox
 thread_key "lore-am: cannot read '$TRASH/w/all.mbox'"
 ok $? "a failing Alt-m shows lore-am's error"
 is "$(ls "$md/lore-am/cur")" "$before" "... and the folder is as it was"
+rm w/all.mbox
 mv w/all.away w/all.mbox
 
 # the viewer, on the other thread's first message

@@ -77,7 +77,9 @@ is "$? $(cat err)" \
 f=$(notmuch search --output=files id:u2@example.org)
 is "${f%/*/*}" "$NM_MAIL/lists/other" "... into that folder"
 
-# the thread cannot be fetched: nothing is added
+# the thread cannot be fetched (a mailbox lore-am cannot read: a link to
+# itself): nothing is added
+ln -s missing.mbox "$TRASH/missing.mbox"
 before=$(find "$NM_MAIL" -type f | sort)
 notmuch-lore-thread -a "-m $TRASH/missing.mbox" <w/c.eml 2>err
 is "$?" 1 "a thread that cannot be fetched fails"

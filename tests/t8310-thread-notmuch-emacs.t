@@ -55,6 +55,8 @@ printf '%s\n' "$out" |
 ok $? "... and the buffer now shows the whole thread"
 is "$(notmuch count tag:lore-am)" 5 "... the new messages tagged lore-am"
 
+# a mailbox lore-am cannot read (a link to itself)
+ln -s missing.mbox "$TRASH/missing.mbox"
 before=$(find "$NM_MAIL" -type f | sort)
 out=$(in_emacs "-m $TRASH/missing.mbox")
 printf '%s\n' "$out" | grep -q "^lore-am: cannot read '$TRASH/missing.mbox'" &&

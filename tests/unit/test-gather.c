@@ -155,9 +155,23 @@ static const struct {
     {"a piped single patch, a file without it: the archive too", "0", NULL,
      "34", "3", 0, 0, FALSE, FALSE, LORE_OK, 0, 1, 0,
      "Sources: archive 2 messages"},
-    {"a piped single patch, archive down, nothing local: its error", NULL, NULL,
-     "34", "3", 0, LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 0, 1, 0,
+    {"a piped single patch, archive down, nothing local: the piped copy", NULL,
+     NULL, "34", "3", 0, LORE_ETEMP, FALSE, FALSE, LORE_OK, 0, 1, 1,
+     "Sources: stdin 1 message"},
+    {"a piped single patch, not in the archive, nothing local: the same", NULL,
+     NULL, "34", "3", 0, LORE_ENOTFOUND, FALSE, FALSE, LORE_OK, 0, 1, 1,
+     "Sources: stdin 1 message"},
+    {"a piped single patch over the archive's size cap: its error", NULL, NULL,
+     "34", "3", 0, LORE_EUSAGE, FALSE, FALSE, LORE_EUSAGE, 0, 1, 0,
      "Sources: none"},
+    {"a piped patch 1/2, archive down, nothing local: its error", NULL, NULL,
+     "012", "1", 0, LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 0, 1, 0,
+     "Sources: none"},
+    {"a piped cover letter, archive down, nothing local: its error", NULL, NULL,
+     "012", "0", 0, LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 0, 1, 0,
+     "Sources: none"},
+    {"a piped reply, archive down, nothing local: its error", NULL, NULL, "34",
+     "4", 0, LORE_ETEMP, FALSE, FALSE, LORE_ETEMP, 0, 1, 0, "Sources: none"},
     {"a piped patch, the file has it all: the file alone", "01234", "34", "34",
      "3", 0, 0, FALSE, FALSE, LORE_OK, 0, 0, 0, "Sources: file 2 messages"},
     {"a piped patch the file lacks, no archive: piped copy kept", "0", NULL,
@@ -182,7 +196,10 @@ main(void)
 		struct thread *t = NULL;
 		struct series_set *outline = NULL;
 		struct message *piped = NULL;
-		const char *target = cases[i].piped ? "s@x" : "p1@x";
+		static const char *const ids[] = {"p0@x", "p1@x", "p2@x", "s@x",
+						  "r@x"};
+		const char *target =
+		    cases[i].piped ? ids[cases[i].piped[0] - '0'] : "p1@x";
 		GError *err = NULL;
 		g_autofree char *sum = NULL;
 		int rc;
