@@ -77,7 +77,7 @@ ALL_LDFLAGS += $(SAN_FLAGS)
 endif
 
 LIB_OBJS = filter/util.o filter/url.o filter/msgid.o filter/mbox.o filter/message.o filter/msgbody.o \
-	   filter/thread.o filter/subject.o filter/trailer.o filter/body.o \
+	   filter/thread.o filter/subject.o filter/trailer.o filter/trailerfind.o filter/body.o \
 	   filter/patchid.o filter/series.o filter/cherrypick.o filter/followup.o filter/mailinfo.o filter/am.o \
 	   filter/writer.o filter/config.o filter/source.o filter/amjob.o filter/run.o filter/runopts.o \
 	   filter/nm.o filter/gather.o filter/passthrough.o \
@@ -90,6 +90,7 @@ LIB_OBJS += filter/gitrun.o filter/gitbound.o filter/linkcheck.o filter/tmpwt.o 
 	    filter/rangediff.o filter/prep3way.o filter/track.o
 LIB_OBJS += filter/mdindex.o filter/mdopen.o filter/mdupdate.o filter/mdwalk.o filter/sqlitelib.o
 LIB_OBJS += filter/dnstxt.o filter/dkimv.o filter/attest.o
+LIB_OBJS += filter/copyrank.o filter/copypick.o filter/threadcopy.o
 LIB_OBJS += filter/keyring.o filter/patatt.o filter/pgpv.o filter/edv.o
 HEADERS = $(wildcard filter/*.h)
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \

@@ -6,6 +6,7 @@
  */
 #include "amjob.h"
 #include "cherrypick.h"
+#include "copypick.h"
 #include "followup.h"
 #include "series.h"
 #include "trailer.h"
@@ -196,8 +197,11 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 
 	lore_info("---");
 	for (i = 1; i < ser->slots->len; i++) {
-		struct series_entry *e =
-		    &g_array_index(ser->slots, struct series_entry, i);
+		struct series_entry *e = &g_array_index(ser->slots,
+							struct series_entry, i),
+				    ae;
+		const struct series_entry *we;
+		struct spatch ap;
 		GPtrArray *fu;
 		struct am_note note = {0};
 		char *msg;
@@ -227,8 +231,10 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 			continue;
 		}
 		fu = followup_for(f, ser, e);
-		msg = am_message(e, fu, &o->trailers, FALSE, &note);
-		if ((rc = refuse_unsafe(e->p, msg, o))) {
+		/* the copy of it to write: where signatures are checked */
+		we = copypick_entry(f->set->thread, e, o->attest, &ae, &ap);
+		msg = am_message(we, fu, &o->trailers, FALSE, &note);
+		if ((rc = refuse_unsafe(we->p, msg, o))) {
 			g_ptr_array_free(fu, TRUE);
 			g_free(msg);
 			am_note_clear(&note);
@@ -242,8 +248,8 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 		for (k = 0; k < note.ignored->len; k++)
 			say_safe("    x ", note.ignored->pdata[k]);
 		if (!arc)
-			arc = attest_message(o->attest, e->p->msg, note.subject,
-					     FALSE);
+			arc = attest_message(o->attest, we->p->msg,
+					     note.subject, FALSE);
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
 			g_autofree char *id =
 			    lore_term_safe(e->p->msg->msgid, -1);
@@ -262,13 +268,16 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 	if (arc)
 		return arc;
 	if (cp && cover) {
-		struct series_entry ce = {cp, ser->revision, 0};
-		char *msg = am_message(&ce, NULL, &o->trailers, TRUE, NULL);
+		struct series_entry ce = {cp, ser->revision, 0}, ae;
+		struct spatch ap;
+		const struct series_entry *we =
+		    copypick_entry(f->set->thread, &ce, o->attest, &ae, &ap);
+		char *msg = am_message(we, NULL, &o->trailers, TRUE, NULL);
 
-		rc = refuse_unsafe(cp, msg, o);
+		rc = refuse_unsafe(we->p, msg, o);
 		if (!rc)
-			rc = attest_message(o->attest, cp->msg,
-					    cp->msg->subject, TRUE);
+			rc = attest_message(o->attest, we->p->msg,
+					    we->p->msg->subject, TRUE);
 		g_string_append(cover, msg);
 		g_free(msg);
 		return rc;

@@ -28,6 +28,8 @@ struct attest {
 	struct patatt *patatt; /* made for the first developer signature */
 	int outcome;	       /* 0 none, 1 pass, -1 fail */
 	GString *mark;	       /* a follow-up's mark is made, not shown */
+	gboolean quiet;	       /* attest_holds(): nothing shown or counted */
+	gboolean held, broke;  /* what a quiet check found */
 	GHashTable *replies;   /* follow-up message -> its mark (char *) */
 };
 
@@ -128,9 +130,13 @@ static int
 failed(struct attest *a, const char *name, const char *kind, const char *who,
        const char *why, gboolean counts, int rc)
 {
-	g_autofree char *line =
-	    g_strdup_printf("✗ %s: %s (%s)", kind, who, why);
+	g_autofree char *line = NULL;
 
+	if (a->quiet) {
+		a->broke |= counts;
+		return rc;
+	}
+	line = g_strdup_printf("✗ %s: %s (%s)", kind, who, why);
 	if (!a->mark) {
 		say_failure(a, name, line);
 	} else if (a->policy != ATTEST_CHECK && counts) {
@@ -158,7 +164,7 @@ static int
 not_checked(struct attest *a, const char *name, const char *what,
 	    const char *why, guint once)
 {
-	if (a->mark)
+	if (a->mark || a->quiet)
 		return LORE_OK;
 	if (a->policy == ATTEST_HARDFAIL) {
 		lore_err("%s: %s not checked (%s): nothing written "
@@ -176,6 +182,10 @@ not_checked(struct attest *a, const char *name, const char *what,
 static void
 passed(struct attest *a, const char *who)
 {
+	if (a->quiet) {
+		a->held = TRUE;
+		return;
+	}
 	if (a->mark)
 		g_string_printf(a->mark, "✓ %s", who);
 	else
@@ -397,4 +407,22 @@ attest_followup(struct attest *a, const struct message *msg,
 	a->mark = NULL;
 	g_hash_table_insert(a->replies, (gpointer)msg, g_strdup(*mark));
 	return rc;
+}
+
+gboolean
+attest_holds(struct attest *a, const struct message *msg)
+{
+	gboolean no_label = FALSE;
+
+	if (!a || a->policy == ATTEST_OFF ||
+	    (!msg->dkim_signed && !msg->dev_signed))
+		return FALSE;
+	a->quiet = TRUE;
+	a->held = a->broke = FALSE;
+	if (msg->dkim_signed)
+		check_dkim(a, msg, "", &no_label);
+	if (msg->dev_signed)
+		check_patatt(a, msg, "", &no_label);
+	a->quiet = FALSE;
+	return a->held && !a->broke;
 }

@@ -61,6 +61,14 @@ int attest_message(struct attest *a, const struct message *msg,
 int attest_followup(struct attest *a, const struct message *msg,
 		    const char *trailer, char **mark);
 
+/*
+ * Does a signature of @msg hold (DKIM or patatt), none failing? Checked
+ * as attest_message() checks, but nothing is shown and the run's outcome
+ * is left as it is: for choosing among copies of one message
+ * (copypick.h). FALSE when @a is NULL or off, or @msg is not signed.
+ */
+gboolean attest_holds(struct attest *a, const struct message *msg);
+
 /* "pass" (some signature held, none failed), "fail" or "none". */
 const char *attest_outcome(const struct attest *a);
 

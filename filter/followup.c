@@ -80,11 +80,50 @@ answered(struct series_set *s, struct spatch *r, GHashTable *memo,
  * a maildir (whose file names need not sort in delivery order), notmuch
  * or the archive.
  */
+/*
+ * The trailers the patch @p carries itself (its commit message's), read
+ * once into @own; empty for a message without a diff.
+ */
+static GPtrArray *
+own_trailers(GHashTable *own, struct spatch *p)
+{
+	struct body_parts bp;
+	GPtrArray *l = g_hash_table_lookup(own, p);
+
+	if (l)
+		return l;
+	if (!p->has_diff) {
+		l = trailer_array_new();
+	} else {
+		body_split(message_body(p->msg), &bp);
+		l = g_steal_pointer(&bp.trailers);
+		body_parts_clear(&bp);
+	}
+	g_hash_table_insert(own, p, l);
+	return l;
+}
+
+/*
+ * A trailer whose sender does not match is noted, unless the patch the
+ * reply answers already carries it: a reply quoting the patch's trailers
+ * (to suggest another order, say) sends nothing new (b4 0.17).
+ */
+static gboolean
+mismatch(struct followups *f, struct spatch *r, const struct trailer *t,
+	 GHashTable *own)
+{
+	struct spatch *par = parent_of(f->set, r);
+
+	return !par || !trailer_in(own_trailers(own, par), t);
+}
+
 static void
 attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 {
 	GHashTable *memo = g_hash_table_new(NULL, NULL);
 	GHashTable *on_path = g_hash_table_new(NULL, NULL);
+	GHashTable *own = g_hash_table_new_full(
+	    NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
 	GPtrArray *path = g_ptr_array_new();
 	guint i, k;
 
@@ -96,13 +135,16 @@ attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 		for (k = 0; k < r->own->len; k++) {
 			struct trailer *t = r->own->pdata[k];
 
-			if (!sloppy && !trailer_sender_ok(t, r->msg))
+			if (sloppy || trailer_sender_ok(t, r->msg)) {
+				if (p)
+					g_ptr_array_add(to_list(f, p), t);
+			} else if (mismatch(f, r, t, own)) {
 				g_ptr_array_add(f->mismatches, t);
-			else if (p)
-				g_ptr_array_add(to_list(f, p), t);
+			}
 		}
 	}
 	g_ptr_array_free(path, TRUE);
+	g_hash_table_destroy(own);
 	g_hash_table_destroy(on_path);
 	g_hash_table_destroy(memo);
 }
@@ -238,20 +280,17 @@ my_sob(const struct followup_opts *o)
 	return trailer_new("Signed-off-by", v, NULL);
 }
 
-static gboolean
-remove_eq(GPtrArray *list, const struct trailer *t, gboolean free_it)
+/* Take the first trailer equal to @t out of @list (which does not own
+ * it); NULL when there is none. */
+static struct trailer *
+take_eq(GPtrArray *list, const struct trailer *t)
 {
 	guint i;
 
-	for (i = 0; i < list->len; i++) {
-		if (trailer_eq(list->pdata[i], t)) {
-			if (free_it)
-				trailer_free(list->pdata[i]);
-			g_ptr_array_remove_index(list, i);
-			return TRUE;
-		}
-	}
-	return FALSE;
+	for (i = 0; i < list->len; i++)
+		if (trailer_eq(list->pdata[i], t))
+			return g_ptr_array_steal_index(list, i);
+	return NULL;
 }
 
 /* Python's sort key for Cc addresses: domain + local part. */
@@ -411,8 +450,8 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	GPtrArray *owned = trailer_array_new();
 	GPtrArray *newt = g_ptr_array_new();
 	GPtrArray *fix, *ignored = g_ptr_array_new();
-	struct trailer *sob = my_sob(o);
-	gboolean hasmysob = FALSE, addmysob = o->add_my_sob && sob;
+	struct trailer *sob = my_sob(o), *own_sob = NULL;
+	gboolean addmysob = o->add_my_sob && sob;
 	char *out;
 	guint i;
 
@@ -420,8 +459,9 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	/* bp.trailers owns the body's trailers; work on borrowed views */
 	fix = g_ptr_array_new();
 	g_ptr_array_extend(fix, bp.trailers, NULL, NULL);
-	if (sob && remove_eq(fix, sob, FALSE))
-		hasmysob = TRUE;
+	/* the user's own Signed-off-by goes last, as the patch has it */
+	if (sob)
+		own_sob = take_eq(fix, sob);
 	g_ptr_array_extend(newt, fu, NULL, NULL);
 	if (o->add_link && o->link_trailer) {
 		g_autofree char *line =
@@ -436,7 +476,7 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 			g_ptr_array_add(newt, owned->pdata[owned->len - 1]);
 		}
 	}
-	if (sob && remove_eq(newt, sob, FALSE))
+	if (sob && take_eq(newt, sob))
 		addmysob = TRUE;
 	if (o->cc_trailers)
 		add_cc_trailers(m, fix, newt, owned);
@@ -459,9 +499,11 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 		if (added)
 			g_ptr_array_add(added, trailer_string(t, FALSE));
 	}
-	if (addmysob || hasmysob) {
+	if (own_sob) {
+		g_ptr_array_add(fix, own_sob);
+	} else if (addmysob) {
 		g_ptr_array_add(fix, sob);
-		if (!hasmysob && added)
+		if (added)
 			g_ptr_array_add(added, trailer_string(sob, FALSE));
 	}
 	out = body_rebuild(&bp, fix);

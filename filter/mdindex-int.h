@@ -124,6 +124,13 @@ void mdindex_row_free(struct mdindex_row *r);
 int mdindex_row_place(gconstpointer a, gconstpointer b);
 
 /*
+ * Parse the mails of @rows, in order, into @msgs (struct message *,
+ * owned by @msgs); FALSE when one went away or disagrees with its row (the
+ * reading that follows the walk says which, and what to do).
+ */
+gboolean mdindex_read(struct mdindex *x, GPtrArray *rows, GPtrArray *msgs);
+
+/*
  * The rows of @msgid's connected component (mdwalk.c), the thread @t's
  * messages taking part; *@found says whether a row has @msgid itself.
  * Returns a new array owning its rows, or NULL and @err; NULL without

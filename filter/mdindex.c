@@ -153,6 +153,14 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 	return !g->bad;
 }
 
+gboolean
+mdindex_read(struct mdindex *x, GPtrArray *rows, GPtrArray *msgs)
+{
+	struct got g = {.msgs = msgs};
+
+	return read_rows(x, rows, &g, NULL) && msgs->len == rows->len;
+}
+
 /* The walk and the reading; MDINDEX_PLAIN when the folder lacks @msgid. */
 static int
 gather(struct mdindex *x, const char *msgid, struct thread *t,

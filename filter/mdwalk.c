@@ -3,10 +3,12 @@
  * thread_prune()'s rules: an edge from each message to every id of its
  * In-Reply-To and References, missing ids included; an id without '@'
  * that no message has joins only the messages of one sender. The graph is
- * the one thread_prune() will see: the messages the thread already holds
- * and, for each id, the folder's first copy (thread_add() keeps the first
- * copy, and a source's copy replaces the piped one). A breadth-first walk
- * over ids asks the index who has an id and who names it.
+ * the one thread_prune() will see: for each id, the copy the thread will
+ * keep (thread.h; the folder's copies of an id, and the thread's own, are
+ * read and ranked only when there is a choice), whose references are the
+ * edges; every copy of an id reached is handed over, as a scan of the
+ * whole folder hands them. A breadth-first walk over ids asks the index
+ * who has an id and who names it.
  */
 #include "mdindex-int.h"
 #include "message.h"
@@ -45,8 +47,10 @@ struct walk {
 	sqlite3_stmt *by_msgid, *by_ref, *present;
 	GHashTable *nodes;   /* node keys seen (owned) */
 	GQueue todo;	     /* node keys to expand (borrowed from nodes) */
-	GHashTable *firsts;  /* msgid -> its first row, or NULL: none */
-	GHashTable *chosen;  /* msgid -> row (borrowed from firsts) */
+	GHashTable *rows;    /* msgid -> GPtrArray of its rows (owned) */
+	GHashTable *win;     /* msgid -> the row of the copy the thread will
+				keep, or NULL: the thread's own (or none) */
+	GHashTable *chosen;  /* msgid -> its rows (borrowed from rows) */
 	GHashTable *t_links; /* id -> GPtrArray of the thread's messages */
 	GHashTable *known;   /* id -> present or not, as thread_prune() sees */
 	int rc;
@@ -75,42 +79,61 @@ row_from(sqlite3_stmt *s)
 	return r;
 }
 
-/* The folder's copy of @msgid that thread_add() would keep, or NULL. */
-static const struct mdindex_row *
-first_copy(struct walk *w, const char *msgid)
+/* The folder's copies of @msgid, in the plain scan's order (maybe none). */
+static GPtrArray *
+copies_of(struct walk *w, const char *msgid)
 {
-	struct mdindex_row *best = NULL;
-	gpointer v;
+	GPtrArray *a;
 	int rc;
 
-	if (g_hash_table_lookup_extended(w->firsts, msgid, NULL, &v))
-		return v;
+	if ((a = g_hash_table_lookup(w->rows, msgid)))
+		return a;
+	a = g_ptr_array_new_with_free_func((GDestroyNotify)mdindex_row_free);
 	sqlite3_bind_text(w->by_msgid, 1, msgid, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(w->by_msgid)) == SQLITE_ROW) {
-		struct mdindex_row *r = row_from(w->by_msgid);
-
-		if (!best || mdindex_row_place(&r, &best) < 0) {
-			mdindex_row_free(best);
-			best = r;
-		} else {
-			mdindex_row_free(r);
-		}
-	}
+	while ((rc = sqlite3_step(w->by_msgid)) == SQLITE_ROW)
+		g_ptr_array_add(a, row_from(w->by_msgid));
 	if (rc != SQLITE_DONE)
 		w->rc = rc;
 	sqlite3_reset(w->by_msgid);
-	g_hash_table_insert(w->firsts, g_strdup(msgid), best);
-	return best;
+	g_ptr_array_sort(a, mdindex_row_place);
+	g_hash_table_insert(w->rows, g_strdup(msgid), a);
+	return a;
 }
 
-/* Whether the thread will hold the folder's copy of @msgid: not when it
- * has one of its own (a piped, provisional one is replaced). */
-static gboolean
-folder_owns(struct walk *w, const char *msgid)
+/*
+ * The folder's copy of @msgid the thread will keep, or NULL when it keeps
+ * its own (or the folder has none). A piped, provisional copy gives way to
+ * any source's.
+ */
+static const struct mdindex_row *
+winner(struct walk *w, const char *msgid)
 {
+	GPtrArray *rows = copies_of(w, msgid), *msgs;
 	struct message *m = thread_get(w->t, msgid);
+	const struct mdindex_row *r = NULL;
+	gpointer v;
+	gint k;
 
-	return (!m || m->provisional) && first_copy(w, msgid);
+	if (g_hash_table_lookup_extended(w->win, msgid, NULL, &v))
+		return v;
+	if (m && m->provisional)
+		m = NULL;
+	if (rows->len == 1 && !m) {
+		r = rows->pdata[0];
+	} else if (rows->len) {
+		msgs = g_ptr_array_new_with_free_func(
+		    (GDestroyNotify)message_free);
+		/* a mail that went away or changed: the reading after the
+		 * walk finds it too, and falls back or fails there */
+		if (!mdindex_read(w->x, rows, msgs))
+			k = 0;
+		else
+			k = thread_choose(w->t, msgs);
+		r = k < 0 ? NULL : rows->pdata[k];
+		g_ptr_array_free(msgs, TRUE);
+	}
+	g_hash_table_insert(w->win, g_strdup(msgid), (gpointer)r);
+	return r;
 }
 
 static gboolean
@@ -167,8 +190,8 @@ link_msg(struct walk *w, const struct message *m)
 			 m->from_email);
 }
 
-/* The messages that name @id, each through its own id; with @sender
- * (an id scoped to it), only those from that sender. */
+/* The messages that name @id, each through the copy of it that counts;
+ * with @sender (an id scoped to it), only those from that sender. */
 static void
 referrers(struct walk *w, const char *id, const char *sender)
 {
@@ -209,15 +232,12 @@ referrers(struct walk *w, const char *id, const char *sender)
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		w->rc = rc;
 	sqlite3_reset(w->by_ref);
-	/* a copy that the thread drops as a duplicate links nothing */
+	/* a copy that the thread does not keep links nothing */
 	for (i = 0; i < ids->len && !w->rc && !w->x->over && !w->damaged; i++) {
 		char *nl = strchr(ids->pdata[i], '\n');
-		const struct mdindex_row *f;
+		const struct mdindex_row *f = winner(w, nl + 1);
 
-		if (!folder_owns(w, nl + 1))
-			continue;
-		f = first_copy(w, nl + 1);
-		if (g_ascii_strtoll(ids->pdata[i], NULL, 10) == f->id)
+		if (f && g_ascii_strtoll(ids->pdata[i], NULL, 10) == f->id)
 			push(w, nl + 1, strlen(nl + 1), NULL);
 	}
 	g_ptr_array_free(ids, TRUE);
@@ -225,7 +245,7 @@ referrers(struct walk *w, const char *id, const char *sender)
 		const struct message *m = tm->pdata[i];
 
 		if ((!sender || !strcmp(sender, m->from_email)) &&
-		    !folder_owns(w, m->msgid))
+		    !winner(w, m->msgid))
 			push(w, m->msgid, strlen(m->msgid), NULL);
 	}
 }
@@ -235,19 +255,30 @@ expand(struct walk *w, const char *key)
 {
 	const char *nl = strchr(key, '\n');
 	g_autofree char *id = nl ? g_strndup(key, nl - key) : g_strdup(key);
+	const struct mdindex_row *r;
 	const struct message *m;
+	GPtrArray *rows;
+	guint i;
 
 	if (nl) {
 		referrers(w, id, nl + 1);
 		return;
 	}
-	if (folder_owns(w, id)) {
-		const struct mdindex_row *r = first_copy(w, id);
+	rows = copies_of(w, id);
+	/* every copy goes to the thread, which keeps the winner: each
+	 * counts against the memory bound */
+	for (i = 0; i < rows->len; i++)
+		if (!mdindex_spend(w->x,
+				   ((struct mdindex_row *)rows->pdata[i])->len,
+				   TRUE))
+			return;
+	if (rows->len)
+		g_hash_table_insert(
+		    w->chosen, ((struct mdindex_row *)rows->pdata[0])->msgid,
+		    rows);
+	if ((r = winner(w, id))) {
 		const char *p, *e;
 
-		if (!mdindex_spend(w->x, r->len, TRUE))
-			return;
-		g_hash_table_insert(w->chosen, r->msgid, (gpointer)r);
 		for (p = r->refs; (e = strchr(p, '\n')); p = e + 1)
 			link_ref(w, p, e - p, r->sender);
 	} else if ((m = thread_get(w->t, id))) {
@@ -314,19 +345,20 @@ mdindex_walk(struct mdindex *x, const char *msgid, struct thread *t,
 	struct walk w = {.x = x, .t = t};
 	GPtrArray *rows = NULL;
 	GHashTableIter it;
-	gpointer k, v;
+	gpointer v;
 	gboolean ok;
 
 	w.nodes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	w.firsts = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-					 (GDestroyNotify)mdindex_row_free);
+	w.rows = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				       (GDestroyNotify)g_ptr_array_unref);
+	w.win = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	w.chosen = g_hash_table_new(g_str_hash, g_str_equal);
 	w.t_links = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
 					  (GDestroyNotify)g_ptr_array_unref);
 	w.known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_queue_init(&w.todo);
 	ok = walk_all(&w, msgid, err);
-	*found = ok && first_copy(&w, msgid);
+	*found = ok && copies_of(&w, msgid)->len;
 	ok = ok && !w.rc && !x->over && !w.damaged;
 	if (w.rc)
 		mdindex_fail(x, w.rc, err);
@@ -337,18 +369,19 @@ mdindex_walk(struct mdindex *x, const char *msgid, struct thread *t,
 		rows = g_ptr_array_new_with_free_func(
 		    (GDestroyNotify)mdindex_row_free);
 		g_hash_table_iter_init(&it, w.chosen);
-		while (g_hash_table_iter_next(&it, &k, &v)) {
-			gpointer key;
+		/* every copy's row moves from w.rows to the answer */
+		while (g_hash_table_iter_next(&it, NULL, &v)) {
+			GPtrArray *a = v;
 
-			/* the row moves from firsts to the answer */
-			g_hash_table_steal_extended(w.firsts, k, &key, NULL);
-			g_free(key);
-			g_ptr_array_add(rows, v);
+			while (a->len)
+				g_ptr_array_add(rows,
+						g_ptr_array_steal_index(a, 0));
 		}
 	}
 	g_hash_table_destroy(w.chosen);
 	g_hash_table_destroy(w.nodes);
-	g_hash_table_destroy(w.firsts);
+	g_hash_table_destroy(w.win);
+	g_hash_table_destroy(w.rows);
 	g_hash_table_destroy(w.t_links);
 	g_hash_table_destroy(w.known);
 	g_queue_clear(&w.todo);

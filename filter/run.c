@@ -272,6 +272,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	int rc;
 
 	mdindex_setup(cfg, c->no_index);
+	runopts_thread(cfg);
 	rc = new_gather(c, cfg, target, &lo, &g);
 	if (rc) {
 		message_free(piped);

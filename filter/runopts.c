@@ -5,13 +5,14 @@
  * options that go with --thread. run.c wires the stages with them.
  */
 #include "runopts.h"
+#include "copyrank.h"
 #include "message.h"
 #include "util.h"
 
 #include <string.h>
 
 #define DEFAULT_LINK_TRAILER "Link: https://patch.msgid.link/%s"
-#define DEFAULT_LINK_MASK "https://lore.kernel.org/r/%s"
+#define DEFAULT_LINK_MASK "https://patch.msgid.link/%s"
 /* how long --append waits for each lock of the mailbox */
 #define DEFAULT_LOCK_TIMEOUT 10
 
@@ -83,6 +84,13 @@ runopts_am_clear(struct amjob_opts *o)
 	g_free(o->trailers.user_name);
 	g_free(o->trailers.user_email);
 	g_free(o->link_mask);
+}
+
+void
+runopts_thread(struct config *cfg)
+{
+	copyrank_setup(
+	    config_get(cfg, "listid-preference", "listid-preference"));
 }
 
 /* LORE_AM_LOCK_TIMEOUT, or the default; FALSE when it is not a number. */

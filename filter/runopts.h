@@ -21,6 +21,10 @@
 void runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg);
 void runopts_am_clear(struct amjob_opts *o);
 
+/* The thread's rule among copies of one Message-ID (copyrank.h):
+ * lore-am.listid-preference, else b4.listid-preference. */
+void runopts_thread(struct config *cfg);
+
 /* LORE_AM_LOCK_TIMEOUT, or the default; FALSE when it is not a number. */
 gboolean runopts_lock_timeout(guint *secs);
 

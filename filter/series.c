@@ -452,8 +452,12 @@ find_cover(struct series_set *s, struct series *ser)
 	}
 	if (slot(ser, 0)->p)
 		return;
-	/* no 0/N: a message the patches answer, from the same author,
-	 * with a diffstat and no diff, is the cover letter */
+	/*
+	 * No 0/N: a message a patch answers, from the same author, with no
+	 * diff is the cover letter when it has a diffstat, or when it is the
+	 * thread's root as sent (b4 0.16's "naked" cover letter: no 0/N, no
+	 * diffstat); a bug report by someone else the patch answers is not.
+	 */
 	for (i = 1; i < ser->slots->len; i++) {
 		struct spatch *p = slot(ser, i)->p, *pot;
 
@@ -461,13 +465,17 @@ find_cover(struct series_set *s, struct series *ser)
 			continue;
 		pot = series_spatch_of(
 		    s, thread_get(s->thread, p->msg->in_reply_to));
-		if (pot && pot->has_diffstat && !pot->has_diff && !pot->reply &&
+		if (!pot || pot->has_diff)
+			continue;
+		if (!pot->reply &&
 		    !g_ascii_strcasecmp(pot->msg->from_email,
-					p->msg->from_email)) {
+					p->msg->from_email) &&
+		    (pot->has_diffstat ||
+		     (!pot->msg->in_reply_to && !pot->msg->refs->len))) {
 			slot(ser, 0)->p = pot;
 			slot(ser, 0)->revision = ser->revision;
+			return;
 		}
-		break;
 	}
 }
 
@@ -552,10 +560,17 @@ gboolean
 series_inner_patch(struct series_set *s, const char *msgid)
 {
 	struct spatch *p = series_spatch_of(s, thread_get(s->thread, msgid));
+	struct spatch *q = p ? answered_patch(s, p) : NULL;
+	struct series *own;
 	guint i;
 
-	if (!p || p->reply || !p->has_diff || !p->counters_inferred ||
-	    !answered_patch(s, p))
+	if (!p || p->reply || !p->has_diff || !p->counters_inferred || !q)
+		return FALSE;
+	/* what it answers is the cover letter of its own series (a naked
+	 * one: no 0/N), not another series */
+	own = get_prepared(s, p->revision);
+	if (own && slot(own, 0)->p == q && (int)own->slots->len > p->counter &&
+	    slot(own, p->counter)->p == p)
 		return FALSE;
 	/* the same title as a patch with its i/N: a revision of that patch */
 	for (i = 0; i < s->all->len; i++) {

@@ -5,7 +5,7 @@
  * archive thread costs near-linear time), as b4's strict-thread rule keeps
  * messages that merely share a subject out.
  */
-#include "thread.h"
+#include "thread-int.h"
 #include "util.h"
 
 #include <string.h>
@@ -17,16 +17,36 @@ thread_new(void)
 
 	t->msgs = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	t->by_id = g_hash_table_new(g_str_hash, g_str_equal);
+	t->copies = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  (GDestroyNotify)g_ptr_array_unref);
+	t->ranks = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	t->merged = g_hash_table_new(NULL, NULL);
+	t->chosen = g_hash_table_new(NULL, NULL);
+	t->retired =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
 	return t;
 }
 
 void
 thread_free(struct thread *t)
 {
+	GHashTableIter it;
+	gpointer v;
+	guint i;
+
 	if (!t)
 		return;
+	g_hash_table_iter_init(&it, t->copies);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		for (i = 0; i < ((GPtrArray *)v)->len; i++)
+			message_free(((GPtrArray *)v)->pdata[i]);
+	g_hash_table_destroy(t->copies);
+	g_hash_table_destroy(t->ranks);
+	g_hash_table_destroy(t->merged);
+	g_hash_table_destroy(t->chosen);
 	g_hash_table_destroy(t->by_id);
 	g_ptr_array_free(t->msgs, TRUE);
+	g_ptr_array_free(t->retired, TRUE);
 	g_free(t);
 }
 
@@ -39,33 +59,87 @@ renumber(struct thread *t)
 		((struct message *)t->msgs->pdata[i])->seq = i;
 }
 
-struct message *
-thread_add(struct thread *t, struct message *m, const char *origin)
+/* @m takes the place of @old, the thread's copy of its id, in @msgs. */
+static void
+take_place(struct thread *t, struct message *old, struct message *m)
 {
+	guint i = old->seq;
+
+	if (i >= t->msgs->len || t->msgs->pdata[i] != old)
+		g_ptr_array_find(t->msgs, old, &i);
+	t->msgs->pdata[i] = m;
+	m->seq = i;
+	g_hash_table_remove(t->by_id, old->msgid);
+	g_hash_table_insert(t->by_id, m->msgid, m);
+	/* an analysis made before may point to it */
+	g_hash_table_add(t->chosen, old);
+	t->replaced = TRUE;
+}
+
+static struct message *
+add(struct thread *t, struct message *m, const char *origin, gboolean merged)
+{
+	struct message *old;
+
 	if (!m->msgid) {
 		t->no_id++;
 		message_free(m);
 		return NULL;
 	}
-	if (g_hash_table_contains(t->by_id, m->msgid)) {
-		struct message *old = g_hash_table_lookup(t->by_id, m->msgid);
-
-		if (!old->provisional) {
-			t->dups++;
-			message_free(m);
-			return NULL;
-		}
-		/* a source's copy of the piped message takes its place */
-		g_hash_table_remove(t->by_id, old->msgid);
-		g_ptr_array_remove(t->msgs, old);
-		renumber(t);
-	}
 	m->origin = origin;
-	m->seq = t->msgs->len;
+	if (merged)
+		g_hash_table_add(t->merged, m);
 	t->cost += m->len + THREAD_MSG_COST;
-	g_ptr_array_add(t->msgs, m);
-	g_hash_table_insert(t->by_id, m->msgid, m);
-	return m;
+	old = g_hash_table_lookup(t->by_id, m->msgid);
+	if (old && old->provisional) {
+		/* a source's copy of the piped message takes its place, at
+		 * the end (thread_settle() moves what is left there) */
+		guint i;
+
+		g_hash_table_remove(t->by_id, old->msgid);
+		if (g_ptr_array_find(t->msgs, old, &i))
+			g_ptr_array_add(t->retired,
+					g_ptr_array_steal_index(t->msgs, i));
+		renumber(t);
+		old = NULL;
+	}
+	if (!old) {
+		m->seq = t->msgs->len;
+		g_ptr_array_add(t->msgs, m);
+		g_hash_table_insert(t->by_id, m->msgid, m);
+		return m;
+	}
+	/* the archive's copy of a local one is never used; nor are the same
+	 * bytes again */
+	if ((merged && !g_hash_table_contains(t->merged, old)) ||
+	    (thread_better(t, m, old) >= 0 && thread_same_bytes(t, m, old))) {
+		t->dups++;
+		t->cost -= MIN(t->cost, m->len + THREAD_MSG_COST);
+		thread_forget(t, m);
+		return NULL;
+	}
+	if (thread_better(t, m, old) < 0) {
+		gboolean archive = g_hash_table_contains(t->merged, old);
+
+		take_place(t, old, m);
+		/* a local copy in the archive's place: the archive's copies
+		 * are no choice any more */
+		if (archive && !merged) {
+			g_ptr_array_add(t->retired, old);
+			thread_drop_copies(t, m->msgid);
+		} else {
+			thread_keep_copy(t, old);
+		}
+		return m;
+	}
+	thread_keep_copy(t, m);
+	return NULL;
+}
+
+struct message *
+thread_add(struct thread *t, struct message *m, const char *origin)
+{
+	return add(t, m, origin, FALSE);
 }
 
 struct message *
@@ -82,8 +156,9 @@ gboolean
 thread_settle(struct thread *t)
 {
 	guint i, n = t->msgs->len;
-	gboolean moved = FALSE;
+	gboolean moved = t->replaced;
 
+	t->replaced = FALSE;
 	for (i = 0; i < n;) {
 		struct message *m = t->msgs->pdata[i];
 
@@ -130,17 +205,33 @@ thread_merge(struct thread *dst, struct thread *src)
 {
 	gpointer *v;
 	gsize n, i;
-	guint kept = 0;
+	guint kept = 0, k;
 
 	g_hash_table_remove_all(src->by_id);
 	v = g_ptr_array_steal(src->msgs, &n);
 	for (i = 0; i < n; i++) {
 		struct message *m = v[i];
+		gpointer key, cv = NULL;
 
-		if (thread_add(dst, m, m->origin))
+		/* its other copies come along */
+		g_hash_table_steal_extended(src->copies, m->msgid, &key, &cv);
+		if (add(dst, m, m->origin, TRUE))
 			kept++;
+		for (k = 0; cv && k < ((GPtrArray *)cv)->len; k++) {
+			struct message *c = ((GPtrArray *)cv)->pdata[k];
+
+			add(dst, c, c->origin, TRUE);
+		}
+		if (cv) {
+			g_ptr_array_unref(cv);
+			g_free(key);
+		}
 	}
 	g_free(v);
+	/* what src's tables said of the messages moved is dst's now */
+	g_hash_table_remove_all(src->ranks);
+	g_hash_table_remove_all(src->merged);
+	g_hash_table_remove_all(src->chosen);
 	src->cost = 0;
 	dst->no_id += src->no_id;
 	dst->unparsable += src->unparsable;
@@ -286,7 +377,8 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 			g_ptr_array_add(keep, m);
 		} else {
 			g_hash_table_remove(t->by_id, m->msgid);
-			message_free(m);
+			thread_forget_copies(t, m->msgid);
+			thread_forget(t, m);
 		}
 		t->msgs->pdata[i] = NULL;
 	}

@@ -1,10 +1,10 @@
 /*
- * trailer.c - trailer lines: finding them (git trailer syntax with b4's
- * heuristics for what reviewers send), normalising person values, matching
- * senders, and cutting a commit message into message / trailers / basement /
- * signature so that new trailers can be added the way b4 adds them.
+ * trailer.c - one trailer: made from a name and value (persons normalised
+ * to "Name <addr>", a quoted name keeping its quotes), compared, written
+ * back (a commit message's own as it was written), and its address
+ * matched against a sender. trailerfind.c finds trailer lines in text.
  */
-#include "trailer.h"
+#include "trailer-int.h"
 #include "message.h"
 #include "util.h"
 
@@ -14,25 +14,9 @@ static const char *const utility_names[] = {
     "fixes",	  "link",      "buglink",     "closes",	  "obsoleted-by",
     "message-id", "change-id", "base-commit", "based-on", NULL,
 };
-static const char *const link_names[] = {"link", "buglink", "closes", NULL};
-static const char *const nonperson_names[] = {
-    "link", "buglink",	    "closes",	 "fixes",	"subject",
-    "date", "obsoleted-by", "change-id", "base-commit", NULL,
-};
-/* Never trailers in a review reply: they are mail or patch metadata. */
-static const char *const reply_bad_names[] = {
-    "from",	 "author",	"cc",	       "to",	    "date", "subject",
-    "subscribe", "unsubscribe", "base-commit", "change-id", NULL,
-};
-static const char *const ignored_names[] = {
-    "phone",
-    "email",
-    "prerequisite-message-id",
-    NULL,
-};
 
-static gboolean
-in_set(const char *const *set, const char *s)
+gboolean
+trailer_in_set(const char *const *set, const char *s)
 {
 	for (; *set; set++)
 		if (!strcmp(*set, s))
@@ -40,9 +24,8 @@ in_set(const char *const *set, const char *s)
 	return FALSE;
 }
 
-/* b4's test for an address: \S+@\S+\.\S+ */
-static gboolean
-looks_like_person(const char *v)
+gboolean
+trailer_looks_like_person(const char *v)
 {
 	const char *at;
 
@@ -57,12 +40,6 @@ looks_like_person(const char *v)
 				return TRUE;
 	}
 	return FALSE;
-}
-
-static gboolean
-has_url(const char *v)
-{
-	return strstr(v, "http://") || strstr(v, "https://");
 }
 
 /* Split "Name <addr>", "\"Name\" <addr>", "addr (Name)" or "addr". */
@@ -138,10 +115,10 @@ trailer_new(const char *name, const char *value, const char *extinfo)
 	t->name = g_strdup(name);
 	t->lname = g_ascii_strdown(name, -1);
 	t->extinfo = g_strdup(extinfo);
-	if (in_set(utility_names, t->lname) || strstr(value, "://")) {
+	if (trailer_in_set(utility_names, t->lname) || strstr(value, "://")) {
 		t->type = TRAILER_UTILITY;
 		t->value = g_strdup(value);
-	} else if (looks_like_person(value)) {
+	} else if (trailer_looks_like_person(value)) {
 		t->type = TRAILER_PERSON;
 		split_person(value, &t->addr_name, &t->addr_email);
 		if (*t->addr_name && quoted_name(value))
@@ -174,6 +151,7 @@ trailer_copy(const struct trailer *t)
 	c->type = t->type;
 	c->addr_name = g_strdup(t->addr_name);
 	c->addr_email = g_strdup(t->addr_email);
+	c->raw = g_strdup(t->raw);
 	c->src = t->src;
 	return c;
 }
@@ -189,6 +167,7 @@ trailer_free(struct trailer *t)
 	g_free(t->extinfo);
 	g_free(t->addr_name);
 	g_free(t->addr_email);
+	g_free(t->raw);
 	g_free(t);
 }
 
@@ -198,19 +177,29 @@ trailer_array_new(void)
 	return g_ptr_array_new_with_free_func((GDestroyNotify)trailer_free);
 }
 
+/* Equal without case (nearly all are ASCII: no lower-cased copies). */
+static gboolean
+caseless_eq(const char *a, const char *b)
+{
+	g_autofree char *la = NULL, *lb = NULL;
+
+	if (g_str_is_ascii(a) && g_str_is_ascii(b))
+		return !g_ascii_strcasecmp(a, b);
+	la = g_utf8_strdown(a, -1);
+	lb = g_utf8_strdown(b, -1);
+	return !strcmp(la, lb);
+}
+
 gboolean
 trailer_eq(const struct trailer *a, const struct trailer *b)
 {
-	g_autofree char *va = NULL, *vb = NULL;
-
 	if (strcmp(a->lname, b->lname))
 		return FALSE;
-	/* nearly all values are ASCII: no lower-cased copies needed */
-	if (g_str_is_ascii(a->value) && g_str_is_ascii(b->value))
-		return !g_ascii_strcasecmp(a->value, b->value);
-	va = g_utf8_strdown(a->value, -1);
-	vb = g_utf8_strdown(b->value, -1);
-	return !strcmp(va, vb);
+	/* a person is the same written "Name" <addr> or Name <addr> */
+	if (a->type == TRAILER_PERSON && b->type == TRAILER_PERSON)
+		return caseless_eq(a->addr_email, b->addr_email) &&
+		       caseless_eq(a->addr_name, b->addr_name);
+	return caseless_eq(a->value, b->value);
 }
 
 gboolean
@@ -229,6 +218,14 @@ trailer_string(const struct trailer *t, gboolean with_extinfo)
 {
 	const char *x = t->extinfo;
 
+	if (with_extinfo && t->raw) {
+		/* a "# note" tail is in the raw line, a "[note]" line is not */
+		while (x && (*x == ' ' || *x == '\t'))
+			x++;
+		if (!x || !*x || *x == '#')
+			return g_strdup(t->raw);
+		return g_strdup_printf("%s\n%s", t->raw, t->extinfo);
+	}
 	if (!with_extinfo || !x || !*x)
 		return g_strdup_printf("%s: %s", t->name, t->value);
 	while (*x == ' ' || *x == '\t')
@@ -318,267 +315,4 @@ trailer_sender_ok(const struct trailer *t, const struct message *src)
 		return TRUE;
 	}
 	return FALSE;
-}
-
-/*
- * Match "^\s*(\w\S+):\s+(\S.*)": a token of two or more characters starting
- * with a word character and ending in ':', white space, then a value.
- */
-static gboolean
-parse_trailer_line(const char *line, char **name, char **value)
-{
-	const char *p = line, *tok, *colon, *v;
-
-	while (g_ascii_isspace(*p))
-		p++;
-	tok = p;
-	if (!(g_ascii_isalnum(*tok) || *tok == '_' || (guchar)*tok >= 0x80))
-		return FALSE;
-	while (*p && !g_ascii_isspace(*p))
-		p++;
-	colon = p - 1;
-	if (*colon != ':' || colon - tok < 2 || !*p)
-		return FALSE;
-	v = p;
-	while (g_ascii_isspace(*v))
-		v++;
-	if (!*v)
-		return FALSE;
-	*name = g_strndup(tok, colon - tok);
-	*value = g_strdup(v);
-	return TRUE;
-}
-
-/* "(.*\S+)(\s+#[^#]+)$": split a trailing "  # comment" off @value. */
-static char *
-split_extinfo(char *value)
-{
-	char *hash = strrchr(value, '#');
-	char *k;
-
-	if (!hash || !hash[1] || hash == value || !g_ascii_isspace(hash[-1]))
-		return NULL;
-	for (k = hash; k > value && g_ascii_isspace(k[-1]); k--)
-		;
-	if (k == value)
-		return NULL;
-	{
-		char *x = g_strdup(k);
-
-		*k = '\0';
-		return x;
-	}
-}
-
-static gboolean
-is_bracket_line(const char *line)
-{
-	const char *p = line, *e;
-
-	while (g_ascii_isspace(*p))
-		p++;
-	if (*p != '[')
-		return FALSE;
-	e = line + strlen(line);
-	while (e > p && g_ascii_isspace(e[-1]))
-		e--;
-	if (e - p < 3 || e[-1] != ']')
-		return FALSE;
-	return !memchr(p + 1, ']', e - p - 2);
-}
-
-static gboolean
-hexword(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!g_ascii_isdigit(s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
-			return FALSE;
-	return n > 0;
-}
-
-/* "Fixes: abc123 (subject" that a mailer wrapped before its ')' */
-static gboolean
-is_open_fixes(const char *l)
-{
-	const char *c = strchr(l, ':'), *p, *h;
-
-	if (!c || c == l || memchr(l, ' ', c - l) || !g_ascii_isspace(c[1]))
-		return FALSE;
-	p = c + 1;
-	while (g_ascii_isspace(*p))
-		p++;
-	h = p;
-	while (*p && !g_ascii_isspace(*p))
-		p++;
-	if (!hexword(h, p - h) || !g_ascii_isspace(*p))
-		return FALSE;
-	while (g_ascii_isspace(*p))
-		p++;
-	return *p == '(' && p[1] && !strchr(p, ')');
-}
-
-/* "Signed-off-by: Long Name" with the <address> wrapped to the next line */
-static gboolean
-is_open_person(const char *l, const char *next)
-{
-	const char *c = strchr(l, ':');
-	size_t nl = strlen(next);
-
-	if (!c || c == l || memchr(l, ' ', c - l) || !g_ascii_isspace(c[1]) ||
-	    strchr(c, '<'))
-		return FALSE;
-	return nl >= 3 && next[0] == '<' && next[nl - 1] == '>' &&
-	       !memchr(next, '>', nl - 1);
-}
-
-/*
- * The lines of @text before its "-- " signature, cut in place in one copy
- * of it (@buf), with wrapped trailers joined again (those strings are
- * allocated in @joined). Lines are borrowed from either.
- */
-struct lines {
-	char *buf;
-	GPtrArray *lines;  /* char *, borrowed */
-	GPtrArray *joined; /* char *, owned */
-};
-
-static void
-joined_lines(const char *text, struct lines *out)
-{
-	static char empty[] = "";
-	const char *sig = strstr(text, "\n-- \n");
-	GPtrArray *cut = g_ptr_array_new();
-	char **lines, *p;
-	guint i;
-
-	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
-	g_strstrip(out->buf);
-	out->lines = g_ptr_array_new();
-	out->joined = g_ptr_array_new_with_free_func(g_free);
-	for (p = out->buf; *out->buf;) {
-		char *nl = strchr(p, '\n');
-
-		g_ptr_array_add(cut, p);
-		if (!nl)
-			break;
-		*nl = '\0';
-		p = nl + 1;
-	}
-	g_ptr_array_add(cut, NULL);
-	lines = (char **)cut->pdata;
-	for (i = 0; lines[i]; i++) {
-		char *j = NULL;
-
-		if (lines[i + 1] && is_open_fixes(lines[i]) &&
-		    strchr(lines[i + 1], ')') && lines[i + 1][0] != ')')
-			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
-		else if (lines[i + 1] && is_open_person(lines[i], lines[i + 1]))
-			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
-		if (j) {
-			g_ptr_array_add(out->joined, j);
-			g_ptr_array_add(out->lines, j);
-			i++;
-		} else {
-			g_ptr_array_add(out->lines, lines[i]);
-		}
-	}
-	/* b4 appends a newline before splitting: one empty last line */
-	g_ptr_array_add(out->lines, empty);
-	g_ptr_array_free(cut, TRUE);
-}
-
-void
-trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
-	     GPtrArray *others)
-{
-	struct lines ls;
-	gboolean was_trailer = FALSE;
-	guint i, nothers = 0;
-
-	joined_lines(text ? text : "", &ls);
-	for (i = 0; i < ls.lines->len; i++) {
-		char *line = ls.lines->pdata[i];
-		char *name = NULL, *value = NULL, *lname, *x;
-		size_t l;
-
-		/* strip('\r') */
-		while (*line == '\r')
-			line++;
-		l = strlen(line);
-		while (l && line[l - 1] == '\r')
-			line[--l] = '\0';
-		if (parse_trailer_line(line, &name, &value)) {
-			gboolean skip = FALSE;
-
-			lname = g_ascii_strdown(name, -1);
-			if (followup) {
-				if (in_set(ignored_names, lname))
-					skip = TRUE;
-				else if (nothers &&
-					 (!strcmp(lname, "subject") ||
-					  !strcmp(lname, "date") ||
-					  !strcmp(lname, "from")))
-					skip = TRUE;
-				else if (!g_str_is_ascii(lname))
-					skip = TRUE;
-				else if (!looks_like_person(value) &&
-					 !in_set(nonperson_names, lname))
-					skip = TRUE;
-				else if (has_url(value) &&
-					 !in_set(link_names, lname))
-					skip = TRUE;
-			}
-			g_free(lname);
-			if (skip) {
-				g_free(name);
-				g_free(value);
-				continue;
-			}
-			x = split_extinfo(value);
-			g_ptr_array_add(trailers, trailer_new(name, value, x));
-			g_free(x);
-			g_free(name);
-			g_free(value);
-			was_trailer = TRUE;
-			continue;
-		}
-		if (l > 2 && was_trailer && is_bracket_line(line)) {
-			struct trailer *t = trailers->pdata[trailers->len - 1];
-
-			g_free(t->extinfo);
-			t->extinfo = g_strdup(line);
-			was_trailer = FALSE;
-			continue;
-		}
-		was_trailer = FALSE;
-		nothers++;
-		if (others)
-			g_ptr_array_add(others, g_strdup(line));
-	}
-	g_ptr_array_free(ls.lines, TRUE);
-	g_ptr_array_free(ls.joined, TRUE);
-	g_free(ls.buf);
-}
-
-GPtrArray *
-trailer_from_reply(const struct message *src, const char *body)
-{
-	GPtrArray *all = trailer_array_new();
-	GPtrArray *out = trailer_array_new();
-	guint i;
-
-	trailer_find(body, TRUE, all, NULL);
-	for (i = 0; i < all->len; i++) {
-		struct trailer *t = all->pdata[i];
-
-		if (in_set(reply_bad_names, t->lname))
-			continue;
-		all->pdata[i] = NULL;
-		t->src = src;
-		g_ptr_array_add(out, t);
-	}
-	g_ptr_array_free(all, TRUE);
-	return out;
 }

@@ -30,6 +30,9 @@ struct trailer {
 	enum trailer_type type;
 	char *addr_name; /* persons only, else NULL */
 	char *addr_email;
+	char *raw; /* a commit message's own trailer: its line(s) as written
+		      (with a "# note" tail), written back as they are; NULL
+		      for what a reply sends or lore-am makes */
 	const struct message *src; /* the reply that sent it, or NULL */
 };
 
@@ -39,12 +42,18 @@ struct trailer *trailer_copy(const struct trailer *t);
 void trailer_free(struct trailer *t);
 GPtrArray *trailer_array_new(void);
 
-/* Same token (case-insensitive) and same value (case-insensitive). */
+/* Same token and same value, case ignored; a person's name is the same
+ * in quotes or not. */
 gboolean trailer_eq(const struct trailer *a, const struct trailer *b);
 /* Is an equal trailer in @list? */
 gboolean trailer_in(GPtrArray *list, const struct trailer *t);
 
-/* "Name: value" plus extinfo when @with_extinfo; g_free the result. */
+/*
+ * "Name: value" plus extinfo when @with_extinfo; g_free the result. With
+ * @with_extinfo, a trailer of the commit message itself is its raw text:
+ * the patch's own trailers are committed as they were sent, only those
+ * added are formatted.
+ */
 char *trailer_string(const struct trailer *t, gboolean with_extinfo);
 
 /*
@@ -57,7 +66,8 @@ gboolean trailer_email_eq(const struct trailer *t, const char *email);
 /*
  * Find trailer lines in @text. With @followup, only what reviewers send
  * counts: person trailers with an address, and the known utility ones
- * (Fixes, Link, Closes, ...); links only in link trailers. Trailers are
+ * (Fixes, Link, Closes, ...); links only in link trailers. Without it
+ * (@text is a commit message), each trailer keeps its raw text. Trailers are
  * appended to @trailers; with @others, the remaining lines are appended
  * there (char *, owned by @others).
  */

@@ -81,7 +81,7 @@ ok $? "--apply=head exits 0"
 is "$(git -C "$TRASH/u2" rev-parse HEAD)" "$(cat "$TRASH/head2")" "the current branch is untouched"
 is "$(git -C "$TRASH/u2" rev-parse 'FETCH_HEAD^{tree}')" "$topic_tree" "FETCH_HEAD holds the series"
 is "$(git -C "$TRASH/u2" rev-parse 'FETCH_HEAD~3')" "$base" "on the series' base-commit"
-check "FETCH_HEAD says where the patches came from" grep -q "patches from https://lore.kernel.org/r/" "$TRASH/u2/.git/FETCH_HEAD"
+check "FETCH_HEAD says where the patches came from" grep -q "patches from https://patch.msgid.link/" "$TRASH/u2/.git/FETCH_HEAD"
 is "$(git -C "$TRASH/u2" worktree list | wc -l)" 1 "no temporary worktree is left"
 
 # --- --apply=merge: the merge message word for word as b4 shazam -M's
@@ -94,6 +94,9 @@ is "$(git -C "$TRASH/u3" rev-parse 'HEAD^2^{tree}')" "$topic_tree" "its second p
 git -C "$TRASH/u3" log -1 --format=%B >"$TRASH/merge.la"
 if command -v b4 >/dev/null; then
 	user "$TRASH/b4"
+	# b4 0.12's linkmask was lore.kernel.org/r/; b4's since 0.14, and
+	# lore-am's, is patch.msgid.link
+	git -C "$TRASH/b4" config b4.linkmask 'https://patch.msgid.link/%s'
 	(cd "$TRASH/b4" && git commit -q --allow-empty -m "later work" &&
 	 printf '\n' | GIT_EDITOR=true b4 --offline-mode shazam -M \
 		-m "$TRASH/thread.mbox" "$id" >/dev/null 2>&1)

@@ -76,11 +76,19 @@ mem_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 				    src->name);
 		return m->fail;
 	}
+	/* the archive's messages come in by thread_merge(), as lore.c's */
+	struct thread *got = strcmp(src->name, "archive") ? t : thread_new();
+
 	for (p = m->has; *p; p++) {
 		g_autofree char *raw = mail(*p - '0', src->name);
 
-		if (thread_add_raw(t, raw, strlen(raw), src->name))
+		if (thread_add_raw(got, raw, strlen(raw), src->name) &&
+		    got == t)
 			src->added++;
+	}
+	if (got != t) {
+		src->added += thread_merge(t, got);
+		thread_free(got);
 	}
 	return LORE_OK;
 }

@@ -42,6 +42,30 @@ static const struct {
     {"Phone: 555 <p@x.example>", 1, NULL, 0},
 };
 
+/* What the commit message gets back: a patch's own trailer as written, a
+ * reply's formatted (trailer_string with its extinfo) */
+static const struct {
+	const char *text;
+	int followup;
+	const char *written;
+} writes[] = {
+    {"Signed-off-by: \"Yann E. MORIN\" <y@x.example>", 0,
+     "Signed-off-by: \"Yann E. MORIN\" <y@x.example>"},
+    {"Signed-off-by: y@x.example   (Yann)", 1,
+     "Signed-off-by: Yann <y@x.example>"},
+    {"Signed-off-by: y@x.example (Yann)\r", 0,
+     "Signed-off-by: y@x.example (Yann)"},
+    {"Signed-off-by: Long Name\n<long@name.example>", 0,
+     "Signed-off-by: Long Name\n<long@name.example>"},
+    {"  Acked-by:  A   B <a@b.example>", 0, "  Acked-by:  A   B <a@b.example>"},
+    {"Cc: stable@vger.kernel.org # 5.10", 0,
+     "Cc: stable@vger.kernel.org # 5.10"},
+    {"Reviewed-by: R <r@x.example>\n  [for the docs]", 0,
+     "Reviewed-by: R <r@x.example>\n  [for the docs]"},
+    {"Reviewed-by: R  <r@x.example>\n[for the docs]", 1,
+     "Reviewed-by: R <r@x.example>\n[for the docs]"},
+};
+
 static const struct {
 	const char *trailer_email, *from_email, *from_name, *trailer_name;
 	int ok;
@@ -76,6 +100,19 @@ main(void)
 		g_free(first);
 		g_ptr_array_free(t, TRUE);
 	}
+	for (i = 0; i < G_N_ELEMENTS(writes); i++) {
+		GPtrArray *t = trailer_array_new();
+		char *w = NULL;
+
+		trailer_find(writes[i].text, writes[i].followup, t, NULL);
+		if (t->len)
+			w = trailer_string(t->pdata[0], TRUE);
+		tap_is_str(w, writes[i].written, "'%s' written back (%s)",
+			   writes[i].text,
+			   writes[i].followup ? "a reply's" : "the patch's");
+		g_free(w);
+		g_ptr_array_free(t, TRUE);
+	}
 	for (i = 0; i < G_N_ELEMENTS(senders); i++) {
 		struct message m = {0};
 		char *v = g_strdup_printf("%s <%s>", senders[i].trailer_name,
@@ -99,7 +136,12 @@ main(void)
 		    trailer_new("Link", "https://l/x", "  # bug");
 		char *s = trailer_string(x, TRUE);
 
+		struct trailer *q =
+		    trailer_new("reviewed-by", "\"A\" <a@b.example>", NULL);
+
 		tap_ok(trailer_eq(a, b), "trailers compare without case");
+		tap_ok(trailer_eq(a, q), "and a name in quotes is the same");
+		trailer_free(q);
 		tap_is_str(s, "Link: https://l/x  # bug",
 			   "a # comment stays on its line");
 		g_free(s);
