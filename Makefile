@@ -85,7 +85,8 @@ STAGES = core mail thread source series trailers attest write git cli
 LIB_OBJS = $(patsubst %.c,%.o,$(filter-out filter/cli/main.c, \
 	   $(sort $(wildcard $(patsubst %,filter/%/*.c,$(STAGES))))))
 HEADERS = $(wildcard $(patsubst %,filter/%/*.h,$(STAGES)))
-INCLUDES = $(patsubst %,-Ifilter/%,$(STAGES))
+# an #include names the header's folder: "series/series.h"
+INCLUDES = -Ifilter
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
 	   hooks/maildrop notmuch/lore-am.el
 UNIT_TESTS = $(patsubst %.c,%,$(wildcard tests/unit/test-*.c))

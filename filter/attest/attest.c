@@ -6,12 +6,12 @@
  * As in b4, a developer key missing from the keyrings is shown but fails
  * nothing, not even under hardfail: most developers publish no key.
  */
-#include "attest.h"
-#include "dkimv.h"
-#include "dnstxt.h"
-#include "mailinfo.h"
-#include "patatt.h"
-#include "util.h"
+#include "attest/attest.h"
+#include "attest/dkimv.h"
+#include "attest/dnstxt.h"
+#include "mail/mailinfo.h"
+#include "attest/patatt.h"
+#include "core/util.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -18,8 +18,8 @@
 
 #include <glib.h>
 
-#include "config.h"
-#include "message.h"
+#include "core/config.h"
+#include "mail/message.h"
 
 enum attest_policy {
 	ATTEST_OFF,	 /* nothing checked, nothing shown */

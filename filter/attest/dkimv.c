@@ -6,8 +6,8 @@
  * time limit are ours. A signature whose l= leaves text after the signed
  * part counts as bad: that text could be a whole added hunk.
  */
-#include "dkimv.h"
-#include "util.h"
+#include "attest/dkimv.h"
+#include "core/util.h"
 
 #include <opendkim/dkim.h>
 #include <string.h>

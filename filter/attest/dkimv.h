@@ -14,7 +14,7 @@
 #include <glib.h>
 #include <stddef.h>
 
-#include "dnstxt.h"
+#include "attest/dnstxt.h"
 
 enum dkimv_verdict {
 	DKIMV_PASS,   /* the signature holds over the whole body */

@@ -3,8 +3,8 @@
  * ns_parserr, RFC 1035), one private resolver state per run so the server
  * and time limits set here never touch the process's own.
  */
-#include "dnstxt.h"
-#include "util.h"
+#include "attest/dnstxt.h"
+#include "core/util.h"
 
 #include <arpa/inet.h>
 #include <arpa/nameser.h>

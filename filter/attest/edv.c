@@ -4,8 +4,8 @@
  * genkey writes it; b= carries the signature followed by the SHA-256 it
  * signs, which must be the one computed here.
  */
-#include "edv.h"
-#include "util.h"
+#include "attest/edv.h"
+#include "core/util.h"
 
 #include <sodium.h>
 #include <string.h>

@@ -4,9 +4,9 @@
  * sources (git show REF:PATH), so packed refs, worktrees and symbolic
  * links inside the tree behave as git has them.
  */
-#include "keyring.h"
-#include "gitrun.h"
-#include "util.h"
+#include "attest/keyring.h"
+#include "core/gitrun.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -8,13 +8,13 @@
  * and b= signs that SHA-256. git itself does the mailinfo step, so what
  * patatt signed and what is checked here come from the same code.
  */
-#include "patatt.h"
-#include "edv.h"
-#include "gitrun.h"
-#include "keyring.h"
-#include "mailinfo.h"
-#include "pgpv.h"
-#include "util.h"
+#include "attest/patatt.h"
+#include "attest/edv.h"
+#include "core/gitrun.h"
+#include "attest/keyring.h"
+#include "mail/mailinfo.h"
+#include "attest/pgpv.h"
+#include "core/util.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -4,8 +4,8 @@
  * as patatt does with gpg: a good signature (GOODSIG) passes whatever the
  * key's trust; an expired or revoked key, or a bad signature, fails.
  */
-#include "pgpv.h"
-#include "util.h"
+#include "attest/pgpv.h"
+#include "core/util.h"
 
 #include <gpgme.h>
 #include <string.h>

@@ -4,10 +4,10 @@
  * finds the Message-ID, asks the sources and runs the job. Only this file
  * exits.
  */
-#include "cli.h"
-#include "lore.h"
-#include "rangediff.h"
-#include "util.h"
+#include "cli/cli.h"
+#include "source/lore.h"
+#include "git/rangediff.h"
+#include "core/util.h"
 
 #include <gmime/gmime.h>
 #include <signal.h>

@@ -4,10 +4,10 @@
  * stage's, the archive's, which sources to ask, and the checks of the
  * options that go with --thread. run.c wires the stages with them.
  */
-#include "runopts.h"
-#include "copyrank.h"
-#include "message.h"
-#include "util.h"
+#include "cli/runopts.h"
+#include "thread/copyrank.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <string.h>
 

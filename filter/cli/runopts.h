@@ -11,11 +11,11 @@
 
 #include <glib.h>
 
-#include "amjob.h"
-#include "cli.h"
-#include "config.h"
-#include "gather.h"
-#include "lore.h"
+#include "write/amjob.h"
+#include "cli/cli.h"
+#include "core/config.h"
+#include "source/gather.h"
+#include "source/lore.h"
 
 /* The am job's options (the trailers stage's among them). */
 void runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg);

@@ -5,8 +5,8 @@
  * conditional includes, GIT_CONFIG_*) right, but costs a process start:
  * as much as a mail filter's own work on a message.
  */
-#include "config.h"
-#include "gitconfig.h"
+#include "core/config.h"
+#include "core/gitconfig.h"
 
 #include <string.h>
 

@@ -7,8 +7,8 @@
  * two races), its output read from a pipe with poll(2) until the pipe
  * closes and the child exits, or the deadline kills the whole group.
  */
-#include "gitrun.h"
-#include "util.h"
+#include "core/gitrun.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

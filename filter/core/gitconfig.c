@@ -7,7 +7,7 @@
  * it. Quotes, escapes, continuation lines, includes and anything else
  * unusual make gitconfig_read() give up, and config.c asks git.
  */
-#include "gitconfig.h"
+#include "core/gitconfig.h"
 
 #include <errno.h>
 #include <limits.h>

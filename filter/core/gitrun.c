@@ -4,8 +4,8 @@
  * and stderr go to two more, read back once git has exited: no pipe can
  * fill up and block either side, whatever git prints.
  */
-#include "gitrun.h"
-#include "util.h"
+#include "core/gitrun.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

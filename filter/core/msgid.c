@@ -3,7 +3,7 @@
  * archive URLs (public-inbox serves a message at /LIST/ID/, /r/ID and, on
  * lore, patch.msgid.link/ID; ids are percent-escaped in paths).
  */
-#include "msgid.h"
+#include "core/msgid.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * util.c - shared helpers: error reporting, terminal-safe text (control and
  * bidi characters neutralised, as b4 refuses them), line iteration.
  */
-#include "util.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <gmodule.h>

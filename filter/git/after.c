@@ -4,16 +4,16 @@
  * (treecheck.h), then --apply (apply.h). Outside a git work tree and
  * without those options it is the am job alone, with no git process.
  */
-#include "after.h"
-#include "apply.h"
-#include "check.h"
-#include "gitrun.h"
-#include "linkcheck.h"
-#include "prep3way.h"
-#include "rangediff.h"
-#include "track.h"
-#include "treecheck.h"
-#include "util.h"
+#include "git/after.h"
+#include "git/apply.h"
+#include "git/check.h"
+#include "core/gitrun.h"
+#include "git/linkcheck.h"
+#include "git/prep3way.h"
+#include "git/rangediff.h"
+#include "git/track.h"
+#include "git/treecheck.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,10 +9,10 @@
 #ifndef LORE_AFTER_H
 #define LORE_AFTER_H
 
-#include "amjob.h"
-#include "cli.h"
-#include "config.h"
-#include "thread.h"
+#include "write/amjob.h"
+#include "cli/cli.h"
+#include "core/config.h"
+#include "thread/thread.h"
 
 /* Before any work: --apply's refusals (dirty tree, operation in
  * progress, not a repository) and bad option values. A lore_status. */

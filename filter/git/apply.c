@@ -8,11 +8,11 @@
  * happens whole or not at all. The user's work tree is touched only once
  * the series has applied in full; a failed merge is aborted.
  */
-#include "apply.h"
-#include "gitrun.h"
-#include "mergemsg.h"
-#include "tmpwt.h"
-#include "util.h"
+#include "git/apply.h"
+#include "core/gitrun.h"
+#include "git/mergemsg.h"
+#include "git/tmpwt.h"
+#include "core/util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>

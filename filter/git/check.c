@@ -6,11 +6,11 @@
  * default is checkpatch.pl, whose --terse lines say "ERROR:", "WARNING:"
  * or "CHECK:".
  */
-#include "check.h"
-#include "gitrun.h"
-#include "mbox.h"
-#include "message.h"
-#include "util.h"
+#include "git/check.h"
+#include "core/gitrun.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <signal.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #ifndef LORE_CHECK_H
 #define LORE_CHECK_H
 
-#include "config.h"
+#include "core/config.h"
 
 #include <glib.h>
 

@@ -7,10 +7,10 @@
  * by component from the link's folder; links through other links are not
  * followed.
  */
-#include "linkcheck.h"
-#include "mbox.h"
-#include "message.h"
-#include "util.h"
+#include "git/linkcheck.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -5,10 +5,10 @@
  * paragraph, recognised as find_trailers() does), so that a merge made
  * with lore-am reads like one made with `b4 shazam -M`.
  */
-#include "mergemsg.h"
-#include "mbox.h"
-#include "message.h"
-#include "subject.h"
+#include "git/mergemsg.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "mail/subject.h"
 
 #include <string.h>
 

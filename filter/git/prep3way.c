@@ -6,11 +6,11 @@
  * SHA-1) and comparing with the patch's abbreviated blob id tells which.
  * A match is written with `git hash-object -w --stdin`.
  */
-#include "prep3way.h"
-#include "gitrun.h"
-#include "mbox.h"
-#include "message.h"
-#include "util.h"
+#include "git/prep3way.h"
+#include "core/gitrun.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

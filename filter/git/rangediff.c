@@ -7,17 +7,17 @@
  * (`git diff --no-index`), so a re-roll that reorders or drops patches
  * still reads right.
  */
-#include "rangediff.h"
-#include "apply.h"
-#include "gitrun.h"
-#include "mbox.h"
-#include "message.h"
-#include "series.h"
-#include "subject.h"
-#include "tmpwt.h"
-#include "treecheck.h"
-#include "util.h"
-#include "writer.h"
+#include "git/rangediff.h"
+#include "git/apply.h"
+#include "core/gitrun.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "series/series.h"
+#include "mail/subject.h"
+#include "git/tmpwt.h"
+#include "git/treecheck.h"
+#include "core/util.h"
+#include "write/writer.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

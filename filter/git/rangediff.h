@@ -9,10 +9,10 @@
 #ifndef LORE_RANGEDIFF_H
 #define LORE_RANGEDIFF_H
 
-#include "amjob.h"
-#include "cli.h"
-#include "config.h"
-#include "thread.h"
+#include "write/amjob.h"
+#include "cli/cli.h"
+#include "core/config.h"
+#include "thread/thread.h"
 
 /* "" (the latest and the one before), "OLD..NEW" ("1..3", "v1..v3") or
  * "OLD.." (OLD and the latest: *new_rev 0); FALSE when @spec is none. */

@@ -6,9 +6,9 @@
  * SIGKILL is known to be gone by these, and its worktree is removed with
  * `git worktree remove --force --force` (it is locked), its folder after.
  */
-#include "tmpwt.h"
-#include "gitrun.h"
-#include "util.h"
+#include "git/tmpwt.h"
+#include "core/gitrun.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -6,13 +6,13 @@
  * from the applied commits' own diffs (`git log -p`), which is what
  * `b4 ty --auto` computes and matches, and the commits go in too.
  */
-#include "track.h"
-#include "gitrun.h"
-#include "mbox.h"
-#include "mergemsg.h"
-#include "message.h"
-#include "subject.h"
-#include "util.h"
+#include "git/track.h"
+#include "core/gitrun.h"
+#include "mail/mbox.h"
+#include "git/mergemsg.h"
+#include "mail/message.h"
+#include "mail/subject.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

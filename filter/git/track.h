@@ -9,7 +9,7 @@
 #ifndef LORE_TRACK_H
 #define LORE_TRACK_H
 
-#include "thread.h"
+#include "thread/thread.h"
 
 #include <glib.h>
 

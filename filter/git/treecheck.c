@@ -6,11 +6,11 @@
  * `git cat-file --batch-check` call each ("REV:PATH" lines), not one git
  * per file.
  */
-#include "treecheck.h"
-#include "gitrun.h"
-#include "mbox.h"
-#include "message.h"
-#include "util.h"
+#include "git/treecheck.h"
+#include "core/gitrun.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <string.h>
 #include <unistd.h>

@@ -4,9 +4,9 @@
  * and put back together as b4 does, so new trailers land where git expects
  * them; plus b4's tests for a diff and a diffstat.
  */
-#include "body.h"
-#include "mailinfo.h"
-#include "util.h"
+#include "mail/body.h"
+#include "mail/mailinfo.h"
+#include "core/util.h"
 
 #include <string.h>
 

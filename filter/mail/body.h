@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "trailer.h"
+#include "trailers/trailer.h"
 
 struct body_parts {
 	char *message;	     /* the text above the trailers */

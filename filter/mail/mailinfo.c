@@ -6,11 +6,11 @@
  * format-patch "From <sha>" line is skipped), the scissors line, and the
  * patch break ("---", "diff -", "Index: ") after which none of that applies.
  */
-#include "mailinfo.h"
-#include "message.h"
-#include "rfc2047.h"
-#include "subject.h"
-#include "util.h"
+#include "mail/mailinfo.h"
+#include "mail/message.h"
+#include "mail/rfc2047.h"
+#include "mail/subject.h"
+#include "core/util.h"
 
 #include <string.h>
 

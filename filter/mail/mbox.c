@@ -3,8 +3,8 @@
  * ">*From " lines) and maildir walking (cur/ and new/, tmp/ ignored as the
  * maildir spec requires).
  */
-#include "mbox.h"
-#include "util.h"
+#include "mail/mbox.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,10 +4,10 @@
  * them; plain senders, subjects and dates are read here too, and anything
  * odder goes through GMime. The body is msgbody.c's.
  */
-#include "message.h"
-#include "msgid.h"
-#include "rfc2047.h"
-#include "util.h"
+#include "mail/message.h"
+#include "core/msgid.h"
+#include "mail/rfc2047.h"
+#include "core/util.h"
 
 #include <gmime/gmime.h>
 #include <string.h>

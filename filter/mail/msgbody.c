@@ -5,10 +5,10 @@
  * single text part in 7bit/8bit, base64 or quoted-printable is decoded
  * without building GMime objects; multipart goes through GMime's parser.
  */
-#include "msgbody.h"
-#include "mailinfo.h"
-#include "message.h"
-#include "util.h"
+#include "mail/msgbody.h"
+#include "mail/mailinfo.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <gmime/gmime.h>
 #include <string.h>

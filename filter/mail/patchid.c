@@ -3,8 +3,8 @@
  * space removed, hunk headers and index lines skipped, each file's SHA-1
  * summed into the result byte-wise with carry, so file order does not matter.
  */
-#include "patchid.h"
-#include "util.h"
+#include "mail/patchid.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -5,8 +5,8 @@
  * base64 word never ends the next, as git mailinfo's decode_header() reads
  * them; then a run of words in one charset is converted to UTF-8 at once.
  */
-#include "rfc2047.h"
-#include "util.h"
+#include "mail/rfc2047.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * PATCHvN split), and git mailinfo's cleanup_subject() rules for the title
  * that goes into a commit.
  */
-#include "subject.h"
+#include "mail/subject.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,12 +7,12 @@
  * output) keeps its own From:, Date:, Subject: and encoding, as git am of
  * that file would read it.
  */
-#include "body.h"
-#include "message.h"
-#include "msgbody.h"
-#include "rfc2047.h"
-#include "subject.h"
-#include "util.h"
+#include "mail/body.h"
+#include "mail/message.h"
+#include "mail/msgbody.h"
+#include "mail/rfc2047.h"
+#include "mail/subject.h"
+#include "core/util.h"
 
 #include <gmime/gmime.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /*
  * cherrypick.c - parsing --cherry-pick's patch list (see cherrypick.h).
  */
-#include "cherrypick.h"
-#include "util.h"
+#include "series/cherrypick.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

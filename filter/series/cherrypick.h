@@ -11,7 +11,7 @@
 
 #include <glib.h>
 
-#include "series.h"
+#include "series/series.h"
 
 /*
  * Parse @spec for @ser into a set of patch numbers (GINT keys); "_" picks

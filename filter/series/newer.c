@@ -4,10 +4,10 @@
  * Xapian's phrase and AND syntax); answers are read with the same subject
  * rules the series code uses.
  */
-#include "newer.h"
-#include "series.h"
-#include "subject.h"
-#include "util.h"
+#include "series/newer.h"
+#include "series/series.h"
+#include "mail/subject.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -14,8 +14,8 @@
 
 #include <glib.h>
 
-#include "lore.h"
-#include "series.h"
+#include "source/lore.h"
+#include "series/series.h"
 
 /*
  * Check, and say what was found on stderr. With @use, *@newer is set to

@@ -6,10 +6,10 @@
  * letter, "Re:" or a trailer-only follow-up is a reply. What replies
  * say is the trailers stage's (followup.h).
  */
-#include "series.h"
-#include "body.h"
-#include "trailer.h"
-#include "util.h"
+#include "series/series.h"
+#include "mail/body.h"
+#include "trailers/trailer.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 
 #include <glib.h>
 
-#include "subject.h"
-#include "thread.h"
+#include "mail/subject.h"
+#include "thread/thread.h"
 
 struct spatch {
 	struct message *msg; /* borrowed from the thread */

@@ -6,8 +6,8 @@
  * gzip of a cut mbox inflates fine, so only this tells it from the answer
  * that was stored.
  */
-#include "cache.h"
-#include "util.h"
+#include "source/cache.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -12,9 +12,9 @@
  * function. When libcurl cannot be loaded, curl_easy_init() returns NULL and
  * fetch.c reports curllib_error().
  */
-#include "curllib.h"
+#include "source/curllib.h"
 
-#include "util.h"
+#include "core/util.h"
 
 #include <curl/curl.h>
 #include <stdarg.h>

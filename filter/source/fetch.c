@@ -6,10 +6,10 @@
  * messages are cut at each From_ line and handed to the thread, so the
  * inflated mbox is never held at once.
  */
-#include "fetch.h"
-#include "curllib.h"
-#include "mbox.h"
-#include "util.h"
+#include "source/fetch.h"
+#include "source/curllib.h"
+#include "mail/mbox.h"
+#include "core/util.h"
 
 #include <curl/curl.h>
 #include <stdio.h>

@@ -16,8 +16,8 @@
 
 #include <glib.h>
 
-#include "lore.h"
-#include "thread.h"
+#include "source/lore.h"
+#include "thread/thread.h"
 
 /*
  * GET (or, with @post, an empty POST) @url; the mbox it answers goes to

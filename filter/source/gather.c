@@ -7,8 +7,8 @@
  * provisional (thread.h): a source's copy replaces it, and it never counts
  * as a source having answered.
  */
-#include "gather.h"
-#include "util.h"
+#include "source/gather.h"
+#include "core/util.h"
 
 #include <string.h>
 

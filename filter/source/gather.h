@@ -22,9 +22,9 @@
 
 #include <glib.h>
 
-#include "series.h"
-#include "source.h"
-#include "thread.h"
+#include "series/series.h"
+#include "source/source.h"
+#include "thread/thread.h"
 
 /* --source: auto picks; the others force one kind (-m files always join). */
 enum gather_mode {

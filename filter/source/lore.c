@@ -7,11 +7,11 @@
  * caller's only once it proved whole; mirrors, the cache and the settings
  * are handled here.
  */
-#include "lore.h"
-#include "cache.h"
-#include "fetch.h"
-#include "url.h"
-#include "util.h"
+#include "source/lore.h"
+#include "source/cache.h"
+#include "source/fetch.h"
+#include "source/url.h"
+#include "core/util.h"
 
 #include <string.h>
 

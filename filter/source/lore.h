@@ -15,9 +15,9 @@
 
 #include <glib.h>
 
-#include "config.h"
-#include "source.h"
-#include "thread.h"
+#include "core/config.h"
+#include "source/source.h"
+#include "thread/thread.h"
 
 #define LORE_DEFAULT_MASK "https://lore.kernel.org/all/%s"
 

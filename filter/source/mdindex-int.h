@@ -20,7 +20,7 @@
 #include <glib.h>
 #include <sqlite3.h>
 
-#include "thread.h"
+#include "thread/thread.h"
 
 #define MDINDEX_VERSION 1
 #define MDINDEX_DIR_CUR 0

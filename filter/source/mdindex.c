@@ -5,14 +5,14 @@
  * their rows, and added in the plain scan's order (cur/ then new/ by
  * name, as mbox.c walks a maildir; an mbox by offset).
  */
-#include "mdindex.h"
-#include "cache.h"
-#include "config.h"
-#include "mbox.h"
-#include "mdindex-int.h"
-#include "message.h"
-#include "source.h"
-#include "util.h"
+#include "source/mdindex.h"
+#include "source/cache.h"
+#include "core/config.h"
+#include "mail/mbox.h"
+#include "source/mdindex-int.h"
+#include "mail/message.h"
+#include "source/source.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

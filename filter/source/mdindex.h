@@ -17,7 +17,7 @@
 
 #include <glib.h>
 
-#include "thread.h"
+#include "thread/thread.h"
 
 struct config;
 

@@ -5,9 +5,9 @@
  * user_version, as a file format tells its own files), removing it, and
  * remembering that the cache folder was too full to build it.
  */
-#include "cache.h"
-#include "mdindex-int.h"
-#include "util.h"
+#include "source/cache.h"
+#include "source/mdindex-int.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -8,10 +8,10 @@
  * end as they were) is read from its last message on; any other change
  * rebuilds its rows.
  */
-#include "mbox.h"
-#include "mdindex-int.h"
-#include "message.h"
-#include "util.h"
+#include "mail/mbox.h"
+#include "source/mdindex-int.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,9 +10,9 @@
  * whole folder hands them. A breadth-first walk over ids asks the index
  * who has an id and who names it.
  */
-#include "mdindex-int.h"
-#include "message.h"
-#include "util.h"
+#include "source/mdindex-int.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <string.h>
 

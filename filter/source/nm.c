@@ -14,10 +14,10 @@
  * getter; such a read is thrown away and retried from a fresh open until
  * the retry time runs out.
  */
-#include "nm.h"
-#include "mbox.h"
-#include "message.h"
-#include "util.h"
+#include "source/nm.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <string.h>
 
@@ -59,7 +59,7 @@ nm_database_path(struct source *src)
 
 #include <notmuch.h>
 
-#include "nmlib.h" /* the notmuch_*() calls below go through it */
+#include "source/nmlib.h" /* the notmuch_*() calls below go through it */
 
 #if !LIBNOTMUCH_CHECK_VERSION(5, 4, 0)
 #error                                                                         \

@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "source.h"
+#include "source/source.h"
 
 /* Was lore-am built with libnotmuch? */
 gboolean nm_compiled_in(void);

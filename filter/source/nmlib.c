@@ -6,9 +6,9 @@
 #ifndef LORE_NO_NOTMUCH
 
 #define NMLIB_NO_REDIRECT
-#include "nmlib.h"
-#include "nm.h"
-#include "util.h"
+#include "source/nmlib.h"
+#include "source/nm.h"
+#include "core/util.h"
 
 struct nmlib nmlib;
 

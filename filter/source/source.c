@@ -5,10 +5,10 @@
  * the thread then keeps the target's reply tree. A mailbox not made yet is
  * an empty one.
  */
-#include "source.h"
-#include "mbox.h"
-#include "mdindex.h"
-#include "util.h"
+#include "source/source.h"
+#include "mail/mbox.h"
+#include "source/mdindex.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -13,7 +13,7 @@
 
 #include <glib.h>
 
-#include "thread.h"
+#include "thread/thread.h"
 
 /*
  * Why a fetch failed, when that matters to the choice of the next source

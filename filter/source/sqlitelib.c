@@ -12,7 +12,7 @@
  * When the library cannot be loaded, sqlite3_open_v2() fails with
  * SQLITE_CANTOPEN and no connection, and sqlite3_errstr() says why.
  */
-#include "util.h"
+#include "core/util.h"
 
 #include <sqlite3.h>
 

@@ -5,8 +5,8 @@
  * says a "." or ".." segment is removed by clients, so such ids are
  * escaped whole.
  */
-#include "url.h"
-#include "util.h"
+#include "source/url.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -6,8 +6,8 @@
  * RFC 2919 lists add (List-* fields, a subject tag, a footer), each of
  * which only ever lengthens the copy.
  */
-#include "copyrank.h"
-#include "util.h"
+#include "thread/copyrank.h"
+#include "core/util.h"
 
 #include <fnmatch.h>
 #include <string.h>

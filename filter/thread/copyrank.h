@@ -20,7 +20,7 @@
 
 #include <glib.h>
 
-#include "message.h"
+#include "mail/message.h"
 
 /* b4's default: the archive's feeds first, then linux.dev, kernel.org */
 #define COPYRANK_DEFAULT_PREFERENCE                                            \

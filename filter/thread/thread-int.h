@@ -5,8 +5,8 @@
 #ifndef LORE_THREAD_INT_H
 #define LORE_THREAD_INT_H
 
-#include "copyrank.h"
-#include "thread.h"
+#include "thread/copyrank.h"
+#include "thread/thread.h"
 
 /* @m's rank, made on first use and kept in @t->ranks. */
 const struct copyrank *thread_rank(struct thread *t, struct message *m);

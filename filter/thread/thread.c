@@ -5,8 +5,8 @@
  * archive thread costs near-linear time), as b4's strict-thread rule keeps
  * messages that merely share a subject out.
  */
-#include "thread-int.h"
-#include "util.h"
+#include "thread/thread-int.h"
+#include "core/util.h"
 
 #include <string.h>
 

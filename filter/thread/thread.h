@@ -10,7 +10,7 @@
 
 #include <glib.h>
 
-#include "message.h"
+#include "mail/message.h"
 
 struct thread {
 	GPtrArray *msgs;    /* struct message *, in the order received */

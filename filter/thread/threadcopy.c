@@ -4,7 +4,7 @@
  * same bytes kept once, at most THREAD_MAX_COPIES beside the thread's own;
  * and which of them a source or the writer may take.
  */
-#include "thread-int.h"
+#include "thread/thread-int.h"
 
 #include <string.h>
 

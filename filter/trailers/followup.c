@@ -7,11 +7,11 @@
  * trailer-order past the last Signed-off-by, deduplicated against what the
  * patch already has, and the user's own Signed-off-by always last.
  */
-#include "followup.h"
-#include "body.h"
-#include "patchid.h"
-#include "trailer.h"
-#include "util.h"
+#include "trailers/followup.h"
+#include "mail/body.h"
+#include "mail/patchid.h"
+#include "trailers/trailer.h"
+#include "core/util.h"
 
 #include <fnmatch.h>
 #include <gmime/gmime.h>

@@ -20,7 +20,7 @@
 
 #include <glib.h>
 
-#include "series.h"
+#include "series/series.h"
 
 struct followup_opts {
 	gboolean add_trailers;	/* false with -T */

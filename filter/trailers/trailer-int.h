@@ -5,7 +5,7 @@
 #ifndef LORE_TRAILER_INT_H
 #define LORE_TRAILER_INT_H
 
-#include "trailer.h"
+#include "trailers/trailer.h"
 
 /* Is @s one of the NULL-ended @set? */
 gboolean trailer_in_set(const char *const *set, const char *s);

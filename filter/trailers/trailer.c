@@ -4,9 +4,9 @@
  * back (a commit message's own as it was written), and its address
  * matched against a sender. trailerfind.c finds trailer lines in text.
  */
-#include "trailer-int.h"
-#include "message.h"
-#include "util.h"
+#include "trailers/trailer-int.h"
+#include "mail/message.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -6,9 +6,9 @@
  * only what reviewers send. A commit message's trailers keep their text
  * as written.
  */
-#include "message.h"
-#include "trailer-int.h"
-#include "util.h"
+#include "mail/message.h"
+#include "trailers/trailer-int.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -3,11 +3,11 @@
  * author, date, subject and message, the "[PATCH vN i/N]" prefix, the
  * trailers merged in by the trailers stage (followup.h), plain UTF-8 text.
  */
-#include "am.h"
-#include "mailinfo.h"
-#include "message.h"
-#include "rfc2047.h"
-#include "util.h"
+#include "write/am.h"
+#include "mail/mailinfo.h"
+#include "mail/message.h"
+#include "mail/rfc2047.h"
+#include "core/util.h"
 
 #include <gmime/gmime.h>
 #include <string.h>

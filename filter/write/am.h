@@ -12,8 +12,8 @@
 
 #include <glib.h>
 
-#include "followup.h"
-#include "series.h"
+#include "trailers/followup.h"
+#include "series/series.h"
 
 /* What was done to one patch, for the summary. */
 struct am_note {

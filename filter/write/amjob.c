@@ -4,14 +4,14 @@
  * patch with the trailers added, notes and warnings, then the cover letter,
  * link and base-commit lines with the git commands to use them.
  */
-#include "amjob.h"
-#include "cherrypick.h"
-#include "copypick.h"
-#include "followup.h"
-#include "series.h"
-#include "trailer.h"
-#include "util.h"
-#include "writer.h"
+#include "write/amjob.h"
+#include "series/cherrypick.h"
+#include "write/copypick.h"
+#include "trailers/followup.h"
+#include "series/series.h"
+#include "trailers/trailer.h"
+#include "core/util.h"
+#include "write/writer.h"
 
 #include <string.h>
 

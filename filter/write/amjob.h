@@ -14,9 +14,9 @@
 
 #include <glib.h>
 
-#include "am.h"
-#include "attest.h"
-#include "series.h"
+#include "write/am.h"
+#include "attest/attest.h"
+#include "series/series.h"
 
 /* What the job found, for callers that report it (--passthrough). */
 struct amjob_result {

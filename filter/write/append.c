@@ -5,12 +5,12 @@
  * an append killed outright leaves a journal in its dotlock (appendlog.h)
  * by which the next run repairs what it left half-written.
  */
-#include "append.h"
-#include "appendlog.h"
-#include "deliver.h"
-#include "lock.h"
-#include "mbox.h"
-#include "util.h"
+#include "write/append.h"
+#include "write/appendlog.h"
+#include "write/deliver.h"
+#include "write/lock.h"
+#include "mail/mbox.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <signal.h>

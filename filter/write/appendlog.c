@@ -5,10 +5,10 @@
  * on a file that other programs append to as well, so that only what is
  * proved the killed run's own is ever changed. CRC-32 is zlib's.
  */
-#include "appendlog.h"
-#include "deliver.h"
-#include "mbox.h"
-#include "util.h"
+#include "write/appendlog.h"
+#include "write/deliver.h"
+#include "mail/mbox.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <string.h>

@@ -17,7 +17,7 @@
 
 #include <glib.h>
 
-#include "lock.h"
+#include "write/lock.h"
 
 /*
  * The journal of writing @buf at offset @old of the mailbox, its entries

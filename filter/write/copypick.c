@@ -4,9 +4,9 @@
  * next copy of the same standing whose signature holds tells the same
  * patch.
  */
-#include "copypick.h"
-#include "body.h"
-#include "util.h"
+#include "write/copypick.h"
+#include "mail/body.h"
+#include "core/util.h"
 
 /* Does @m say what @p says: the same i/N, revision and kind of mail? A
  * copy that does not would change the series the thread stage saw. */

@@ -14,9 +14,9 @@
 #ifndef LORE_COPYPICK_H
 #define LORE_COPYPICK_H
 
-#include "attest.h"
-#include "series.h"
-#include "thread.h"
+#include "attest/attest.h"
+#include "series/series.h"
+#include "thread/thread.h"
 
 /*
  * The entry to write for @e: @e itself, or @alt_e, a copy of it whose

@@ -5,9 +5,9 @@
  * delivery follows the maildir spec (unique names "time.MusecPpidQn.host",
  * written in tmp/, linked into cur/ with the ":2," info).
  */
-#include "deliver.h"
-#include "mbox.h"
-#include "util.h"
+#include "write/deliver.h"
+#include "mail/mbox.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,7 +14,7 @@
 
 #include <glib.h>
 
-#include "message.h"
+#include "mail/message.h"
 
 /*
  * The From_ line for @m, without its newline: "From ADDR Www Mmm dd

@@ -7,8 +7,8 @@
  * whose holder is gone is taken over as liblockfile and procmail do: its
  * pid is dead on this host, or it is older than LOCK_STALE_AGE.
  */
-#include "lock.h"
-#include "util.h"
+#include "write/lock.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

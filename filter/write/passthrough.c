@@ -5,8 +5,8 @@
  * name of printable ASCII but ':', then ':'), put before the first field so
  * that the rest of the message keeps its bytes and its line ends.
  */
-#include "passthrough.h"
-#include "util.h"
+#include "write/passthrough.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <string.h>

@@ -22,7 +22,7 @@
 #include <glib.h>
 #include <stddef.h>
 
-#include "amjob.h"
+#include "write/amjob.h"
 
 /* Messages larger than this are copied through without the series work. */
 #define PASSTHROUGH_MAX ((size_t)64 << 20)

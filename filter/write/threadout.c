@@ -4,11 +4,11 @@
  * and other signatures stay valid. The summary follows b4 mbox's ("N
  * messages in the thread") with what was new to the target added.
  */
-#include "threadout.h"
-#include "append.h"
-#include "deliver.h"
-#include "util.h"
-#include "writer.h"
+#include "write/threadout.h"
+#include "write/append.h"
+#include "write/deliver.h"
+#include "core/util.h"
+#include "write/writer.h"
 
 #include <string.h>
 

@@ -14,7 +14,7 @@
 
 #include <glib.h>
 
-#include "thread.h"
+#include "thread/thread.h"
 
 struct threadout_opts {
 	const char *target;  /* the message asked about */

@@ -6,9 +6,9 @@
  * is left alone; temporary files a killed run left are swept), and
  * b4-compatible file names.
  */
-#include "writer.h"
-#include "mbox.h"
-#include "util.h"
+#include "write/writer.h"
+#include "mail/mbox.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "series.h"
+#include "series/series.h"
 
 /* Append one message to an mbox under construction. */
 void writer_mbox_add(GString *mbox, const char *msg, gboolean mboxrd);
