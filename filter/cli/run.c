@@ -5,7 +5,7 @@
  * filter's series work. The wiring main.c would otherwise hold; each
  * stage's options come from runopts.h.
  */
-#include "git/after.h"
+#include "cli/after.h"
 #include "write/amjob.h"
 #include "cli/cli.h"
 #include "core/config.h"

@@ -4,7 +4,7 @@
  * (treecheck.h), then --apply (apply.h). Outside a git work tree and
  * without those options it is the am job alone, with no git process.
  */
-#include "git/after.h"
+#include "cli/after.h"
 #include "git/apply.h"
 #include "git/check.h"
 #include "core/gitrun.h"
