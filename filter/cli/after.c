@@ -38,7 +38,7 @@ after_precheck(const struct cli *c)
 				 s);
 			return LORE_EUSAGE;
 		}
-		/* -v is folded into the pair (rangediff_take_versions) */
+		/* -v is folded into the pair (main.c's take_versions()) */
 		if (c->apply || c->outdir || c->thread) {
 			lore_err("--range-diff writes the comparison on "
 				 "stdout: it does not go with --apply, -o or "
@@ -253,7 +253,7 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	if (c->passthrough || o->result)
 		return amjob_run(s, o);
 	if (c->range_diff)
-		return rangediff_run(s, o, c, cfg);
+		return rangediff_run(s, o, c->range_diff, cfg);
 	/* with -q no Base: line is read: no git process for it */
 	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;
 	if (!plain)

@@ -6,7 +6,6 @@
  */
 #include "cli/cli.h"
 #include "source/lore.h"
-#include "git/rangediff.h"
 #include "core/util.h"
 
 #include <gmime/gmime.h>
@@ -339,6 +338,54 @@ b4_habits(struct cli *c)
 }
 
 /*
+ * Fold -v into --range-diff: b4 diff names the revisions with -v. -v N
+ * ("use revision N") becomes, with --range-diff, N against the latest;
+ * -v OLD NEW takes the next argument when it is a number (no Message-ID
+ * is one), and -v OLD..NEW the pair as written; c->range_diff then holds
+ * the pair and c->use_version is cleared. A pair without --range-diff, or
+ * revisions given twice, is a usage error (reported).
+ */
+static int
+take_versions(struct cli *c)
+{
+	char *spec = NULL;
+
+	if (!c->range_diff) {
+		g_autofree char *s = NULL;
+
+		if (!c->version_pair)
+			return LORE_OK;
+		s = lore_term_safe(c->version_pair, -1);
+		lore_err("-v %s: a pair of revisions goes with --range-diff",
+			 s);
+		return LORE_EUSAGE;
+	}
+	if (!c->version_pair && !c->use_version)
+		return LORE_OK;
+	if (*c->range_diff) {
+		lore_err("give the revisions to compare once: "
+			 "--range-diff=OLD..NEW or -v OLD..NEW");
+		return LORE_EUSAGE;
+	}
+	if (c->version_pair) {
+		spec = g_strdup(c->version_pair);
+	} else if (c->args && c->args[0] && *c->args[0] &&
+		   strspn(c->args[0], "0123456789") == strlen(c->args[0])) {
+		spec = g_strdup_printf("%d..%s", c->use_version, c->args[0]);
+		g_free(c->args[0]);
+		memmove(c->args, c->args + 1,
+			g_strv_length(c->args) * sizeof(*c->args));
+	} else {
+		spec = g_strdup_printf("%d..", c->use_version);
+	}
+	g_free(c->range_diff);
+	c->range_diff = spec;
+	/* the revisions are the pair's now, not one to write */
+	c->use_version = 0;
+	return LORE_OK;
+}
+
+/*
  * No MSGID and a terminal on stdin: nobody is piping a message in, so say
  * how to use lore-am instead of waiting for one.
  */
@@ -445,8 +492,7 @@ main(int argc, char **argv)
 	} else if (c.parent && c.no_parent) {
 		lore_err("--parent and --no-parent contradict each other");
 		rc = LORE_EUSAGE;
-	} else if (!(rc = b4_habits(&c)) &&
-		   !(rc = rangediff_take_versions(&c)) &&
+	} else if (!(rc = b4_habits(&c)) && !(rc = take_versions(&c)) &&
 		   !(rc = check_terminal(&c))) {
 		rc = run_check_thread_opts(&c);
 	}

@@ -56,52 +56,6 @@ rangediff_parse(const char *spec, int *old_rev, int *new_rev)
 }
 
 /*
- * b4 diff names the revisions with -v: lore-am's -v N ("use revision N")
- * becomes, with --range-diff, N against the latest; -v OLD NEW takes the
- * next argument when it is a number (no Message-ID is one), and
- * -v OLD..NEW the pair as written.
- */
-int
-rangediff_take_versions(struct cli *c)
-{
-	char *spec = NULL;
-
-	if (!c->range_diff) {
-		g_autofree char *s = NULL;
-
-		if (!c->version_pair)
-			return LORE_OK;
-		s = lore_term_safe(c->version_pair, -1);
-		lore_err("-v %s: a pair of revisions goes with --range-diff",
-			 s);
-		return LORE_EUSAGE;
-	}
-	if (!c->version_pair && !c->use_version)
-		return LORE_OK;
-	if (*c->range_diff) {
-		lore_err("give the revisions to compare once: "
-			 "--range-diff=OLD..NEW or -v OLD..NEW");
-		return LORE_EUSAGE;
-	}
-	if (c->version_pair) {
-		spec = g_strdup(c->version_pair);
-	} else if (c->args && c->args[0] && *c->args[0] &&
-		   strspn(c->args[0], "0123456789") == strlen(c->args[0])) {
-		spec = g_strdup_printf("%d..%s", c->use_version, c->args[0]);
-		g_free(c->args[0]);
-		memmove(c->args, c->args + 1,
-			g_strv_length(c->args) * sizeof(*c->args));
-	} else {
-		spec = g_strdup_printf("%d..", c->use_version);
-	}
-	g_free(c->range_diff);
-	c->range_diff = spec;
-	/* the revisions are the pair's now, not one to write */
-	c->use_version = 0;
-	return LORE_OK;
-}
-
-/*
  * The default pair: the latest revision and the one before it; with only
  * @old_rev given, that one and the latest.
  */
@@ -346,7 +300,7 @@ interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
 }
 
 int
-rangediff_run(struct series_set *s, struct amjob_opts *o, const struct cli *c,
+rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
 	      struct config *cfg)
 {
 	struct amjob_result ro = {0}, rn = {0};
@@ -354,7 +308,7 @@ rangediff_run(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	g_autofree char *top = NULL;
 	int old_rev, new_rev, rc;
 
-	rangediff_parse(c->range_diff, &old_rev, &new_rev);
+	rangediff_parse(spec, &old_rev, &new_rev);
 	if (!new_rev && (rc = default_pair(s, &old_rev, &new_rev)))
 		return rc;
 	if ((rc = build(s, o, old_rev, &ro)) ||

@@ -10,7 +10,6 @@
 #define LORE_RANGEDIFF_H
 
 #include "write/amjob.h"
-#include "cli/cli.h"
 #include "core/config.h"
 #include "thread/thread.h"
 
@@ -19,19 +18,11 @@
 gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
 
 /*
- * Fold -v into --range-diff after the command line is parsed: -v OLD..NEW,
- * -v OLD NEW (NEW taken from @c->args) and -v N (N and the latest) become
- * @c->range_diff, and @c->use_version is cleared. A pair without
- * --range-diff, or revisions given twice, is a usage error (reported).
- * A lore_status.
+ * Build both revisions of the series @s that @spec names (as
+ * rangediff_parse() reads it) with @o's settings and write their
+ * range-diff on stdout (colored on a terminal). A lore_status.
  */
-int rangediff_take_versions(struct cli *c);
-
-/*
- * Build both revisions of the series @s with @o's settings and write
- * their range-diff on stdout (colored on a terminal). A lore_status.
- */
-int rangediff_run(struct series_set *s, struct amjob_opts *o,
-		  const struct cli *c, struct config *cfg);
+int rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
+		  struct config *cfg);
 
 #endif
