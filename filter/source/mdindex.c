@@ -163,8 +163,8 @@ mdindex_read(struct mdindex *x, GPtrArray *rows, GPtrArray *msgs)
 
 /* The walk and the reading; MDINDEX_PLAIN when the folder lacks @msgid. */
 static int
-gather(struct mdindex *x, const char *msgid, struct thread *t,
-       const char *origin, guint *added, GError **err)
+read_thread(struct mdindex *x, const char *msgid, struct thread *t,
+	    const char *origin, guint *added, GError **err)
 {
 	struct got g = {.msgs = g_ptr_array_new_with_free_func(
 			    (GDestroyNotify)message_free)};
@@ -284,7 +284,8 @@ fault_text(const GError *err)
 	return g_strdup_printf("is damaged (%s)", m);
 }
 
-/* One attempt: open, bring up to date, gather; the database closed. */
+/* One attempt: open, bring up to date, read the thread; the database
+ * closed. */
 static int
 attempt(struct mdindex *x, const char *file, const char *msgid,
 	struct thread *t, const char *origin, guint *added, GError **err)
@@ -293,7 +294,7 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
 
 	x->over = FALSE;
 	if (mdindex_open(x, file, err) && mdindex_update(x, err))
-		rc = gather(x, msgid, t, origin, added, err);
+		rc = read_thread(x, msgid, t, origin, added, err);
 	else
 		rc = LORE_EUSAGE;
 	sqlite3_close_v2(x->db);
