@@ -12,6 +12,8 @@
 #                        after run; rm -rf fuzz/out to start over)
 #   make fuzz-coverage   line coverage of filter/ reached by that corpus
 #   make format-check    clang-format --dry-run --Werror over the C sources
+#   make layout-check    each folder of filter/ includes only the headers
+#                        filter/LAYOUT lets it use
 #   make bench-index     time -m with its index on a 100 000-message maildir
 #   make bench-tree      --apply, --range-diff, --check against b4 and plain git
 #                        in a generated kernel-sized tree (BENCH_TREE_ARGS)
@@ -50,8 +52,9 @@ LIBS     += -lresolv
 # libnotmuch ships no .pc file: look for its header. A missing header
 # stops the build rather than quietly leaving -N out (which turned every
 # notmuch test into a skip); NO_NOTMUCH=1 builds without it on purpose.
-# make deps (which installs it), clean and format-check do not need it.
-NO_BUILD_GOALS = deps clean format-check
+# make deps (which installs it), clean, format-check and layout-check do
+# not need it.
+NO_BUILD_GOALS = deps clean format-check layout-check
 ifndef NO_NOTMUCH
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 HAVE_NOTMUCH := $(shell printf '\043include <notmuch.h>\n' | \
@@ -225,6 +228,13 @@ FORMAT_FILES = $(LIB_OBJS:.o=.c) filter/cli/main.c $(HEADERS) \
 format-check:
 	clang-format --dry-run --Werror $(FORMAT_FILES)
 
+# Data flows one way through the stage folders: each folder of filter/
+# includes only the headers of the folders filter/LAYOUT lets it use, and
+# the known exceptions listed there. One line for each include that
+# crosses another edge.
+layout-check:
+	filter/layout-check filter
+
 # the build's own lines go to stderr: stdout carries the mbox alone
 example:
 	@$(MAKE) -s lore-am >&2
@@ -310,4 +320,5 @@ clean:
 
 .PHONY: all check valgrind-check valgrind-ci units fuzz fuzzers fuzz-coverage example \
 	bench bench-index bench-tree install install-notmuch-hook deps format-check \
+	layout-check \
 	clean FORCE
