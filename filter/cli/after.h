@@ -1,8 +1,9 @@
 /*
- * after.h - the stage after the writer: what a maintainer does next with
- * the am-ready series, in the git repository lore-am runs in. Reports
- * what the repository knows of the series (base-commit there or not,
- * applies clean to HEAD, -g's guessed base) and runs --apply.
+ * after.h - the stage after the writer, wired as the command line asks
+ * (the steps themselves are git/'s): what a maintainer does next with the
+ * am-ready series, in the git repository lore-am runs in. Reports what
+ * the repository knows of the series (base-commit there or not, applies
+ * clean to HEAD, -g's guessed base) and runs --apply.
  *
  * Ownership: everything is borrowed for the duration of each call.
  */

@@ -1,6 +1,6 @@
 /*
  * gitrun.h - run git (never through a shell: an argv array) and capture
- * what it says. The stages after the writer (after.h) drive git with it:
+ * what it says. The steps after the writer (git/) drive git with it:
  * worktree, am, merge, range-diff, cat-file --batch-check.
  *
  * Ownership: the caller owns @out and @errout (GStrings it made); gitrun
