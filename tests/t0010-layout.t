@@ -6,10 +6,12 @@
 # header), naming the file, the header and the edge; also on the other
 # faults it knows: a header named without its folder, an exception no
 # include needs any more, a file outside the stage folders, a README
-# whose "May use:" line says something else than LAYOUT.
+# whose "May use:" line says something else than LAYOUT. And
+# filter/size-check, which names files past 600 lines and functions past
+# 120.
 . "$(dirname "$0")/lib.sh"
 
-plan 24
+plan 25
 LC=$SRC_DIR/filter/layout-check
 F=$TRASH/filter
 
@@ -122,5 +124,22 @@ fresh
 rm "$F/attest/README.md"
 run_check
 check "a folder without its README: named" grep -qF "$F/attest/README.md: missing" "$TRASH/err"
+
+# filter/size-check: files past 600 lines, functions past 120 (STYLE)
+S=$TRASH/sizes
+mkdir -p "$S/a"
+{
+	printf 'static int\nsmall(void)\n{\n'
+	for i in $(seq 118); do echo "	i++;"; done
+	printf '}\n\nint\nbig(int x)\n{\n'
+	for i in $(seq 119); do echo "	x++;"; done
+	printf '}\n'
+} >"$S/a/f.c"
+seq 601 | sed 's|^|// |' >"$S/a/long.h"
+seq 600 | sed 's|^|// |' >"$S/a/ok.h"
+"$SRC_DIR/filter/size-check" "$S" >"$TRASH/sizes.out"
+is "$?.$(cat "$TRASH/sizes.out" | tr '\n' '|')" \
+	"1.$S/a/f.c:125: big(): 121 lines (over 120)|$S/a/long.h: 601 lines (over 600)|" \
+	"size-check: the function of 121 lines and the file of 601 named, those at the limit not"
 
 done_testing
