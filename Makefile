@@ -86,10 +86,9 @@ endif
 # filter/ holds one folder per stage, in the order data flows through
 # them (filter/README.md); filter/LAYOUT says which folders each may use.
 # The library is every folder's objects but cli/main.c's.
-STAGES = core mail thread source series trailers attest write git cli
-LIB_OBJS = $(patsubst %.c,%.o,$(filter-out filter/cli/main.c, \
-	   $(sort $(wildcard $(patsubst %,filter/%/*.c,$(STAGES))))))
-HEADERS = $(wildcard $(patsubst %,filter/%/*.h,$(STAGES)))
+LIB_OBJS = $(patsubst %.c,%.o, \
+	   $(filter-out filter/cli/main.c,$(sort $(wildcard filter/*/*.c))))
+HEADERS = $(wildcard filter/*/*.h)
 # an #include names the header's folder: "series/series.h"
 INCLUDES = -Ifilter
 SNIPPETS = mutt/lore-am.muttrc hooks/aerc-binds.conf hooks/procmailrc \
