@@ -10,7 +10,7 @@
 #
 # apply VARIANTs (each ends with the series as commits on HEAD, like
 # --apply: the user's tree is touched only once the whole series applied):
-#   seq        lore-am's own sequence (filter/apply.c): a worktree added
+#   seq        lore-am's own sequence (filter/git/apply.c): a worktree added
 #              with --no-checkout, non-cone sparse patterns of the touched
 #              files, read-tree -mu, git am there, merge --ff-only here
 #   expect     seq with sparse.expectFilesOutsideOfPatterns=true (no lstat

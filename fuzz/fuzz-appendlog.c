@@ -12,10 +12,10 @@
  */
 #include "fuzz.h"
 
-#include "appendlog.h"
-#include "deliver.h"
-#include "lock.h"
-#include "mbox.h"
+#include "write/appendlog.h"
+#include "write/deliver.h"
+#include "write/lock.h"
+#include "mail/mbox.h"
 
 #include <string.h>
 #include <sys/mman.h>

@@ -7,8 +7,8 @@
  */
 #include "fuzz.h"
 
-#include "dkimv.h"
-#include "dnstxt.h"
+#include "attest/dkimv.h"
+#include "attest/dnstxt.h"
 
 #include <string.h>
 

@@ -8,10 +8,10 @@
  */
 #include "fuzz.h"
 
-#include "fetch.h"
-#include "lore.h"
-#include "mbox.h"
-#include "thread.h"
+#include "source/fetch.h"
+#include "source/lore.h"
+#include "mail/mbox.h"
+#include "thread/thread.h"
 
 #include <string.h>
 #include <zlib.h>

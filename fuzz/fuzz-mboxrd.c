@@ -6,8 +6,8 @@
  */
 #include "fuzz.h"
 
-#include "mbox.h"
-#include "writer.h"
+#include "mail/mbox.h"
+#include "write/writer.h"
 
 #include <string.h>
 

@@ -7,12 +7,12 @@
  */
 #include "fuzz.h"
 
-#include "body.h"
-#include "mailinfo.h"
-#include "message.h"
-#include "msgid.h"
-#include "patchid.h"
-#include "util.h"
+#include "mail/body.h"
+#include "mail/mailinfo.h"
+#include "mail/message.h"
+#include "core/msgid.h"
+#include "mail/patchid.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -5,10 +5,10 @@
  */
 #include "fuzz.h"
 
-#include "am.h"
-#include "mailinfo.h"
-#include "mbox.h"
-#include "subject.h"
+#include "write/am.h"
+#include "mail/mailinfo.h"
+#include "mail/mbox.h"
+#include "mail/subject.h"
 
 #include <string.h>
 

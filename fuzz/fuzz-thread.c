@@ -8,15 +8,15 @@
  */
 #include "fuzz.h"
 
-#include "am.h"
-#include "cherrypick.h"
-#include "followup.h"
-#include "mailinfo.h"
-#include "mbox.h"
-#include "series.h"
-#include "thread.h"
-#include "writer.h"
-#include "util.h"
+#include "write/am.h"
+#include "series/cherrypick.h"
+#include "trailers/followup.h"
+#include "mail/mailinfo.h"
+#include "mail/mbox.h"
+#include "series/series.h"
+#include "thread/thread.h"
+#include "write/writer.h"
+#include "core/util.h"
 
 #include <string.h>
 

@@ -5,9 +5,9 @@
  */
 #include "fuzz.h"
 
-#include "body.h"
-#include "message.h"
-#include "trailer.h"
+#include "mail/body.h"
+#include "mail/message.h"
+#include "trailers/trailer.h"
 
 #include <string.h>
 

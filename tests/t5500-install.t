@@ -41,7 +41,7 @@ same_file "$dest/opt/la/share/doc/lore-am/procmail.md" "$SRC_DIR/doc/procmail.md
 # a copy of the built tree, so that the relinking touches no other test)
 mkdir "$TRASH/copy" && cp -a "$SRC_DIR/Makefile" "$SRC_DIR/filter" \
 	"$SRC_DIR/examples" "$SRC_DIR/lore-am" "$TRASH/copy/"
-(cd "$TRASH/copy" && touch filter/main.c &&
+(cd "$TRASH/copy" && touch filter/cli/main.c &&
  make --no-print-directory example >"$TRASH/ex.mbx" 2>"$TRASH/ex.err")
 is "$?.$(head -c 5 "$TRASH/ex.mbx")" "0.From " "make example: stdout starts with the mbox"
 is "$(grep -c '^From ' "$TRASH/ex.mbx").$(grep -Ec '^(cc|ar|rm) ' "$TRASH/ex.mbx")" "5.0" \

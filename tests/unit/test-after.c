@@ -4,12 +4,12 @@
  * (track.c, against hashes b4 0.12 computed), the old side of a file from
  * its hunks (prep3way.c), --range-diff's OLD..NEW and --check's grades.
  */
-#include "check.h"
-#include "mergemsg.h"
-#include "prep3way.h"
-#include "rangediff.h"
+#include "git/check.h"
+#include "git/mergemsg.h"
+#include "git/prep3way.h"
+#include "git/rangediff.h"
 #include "tap.h"
-#include "track.h"
+#include "git/track.h"
 
 #include <glib.h>
 #include <string.h>

@@ -7,11 +7,11 @@
  * half-written one that could pass for its message, every byte it cannot
  * prove its own untouched, and the other mail a message of its own.
  */
-#include "appendlog.h"
-#include "deliver.h"
-#include "lock.h"
-#include "mbox.h"
-#include "message.h"
+#include "write/appendlog.h"
+#include "write/deliver.h"
+#include "write/lock.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
 #include "tap.h"
 
 #include <fcntl.h>

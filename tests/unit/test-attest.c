@@ -4,9 +4,9 @@
  * length; a DKIM key record reduced to the tags a verifier reads (RFC 6376
  * 3.6.1); the fields RFC 5322 allows once, counted while a mail is parsed.
  */
-#include "dkimv.h"
-#include "dnstxt.h"
-#include "message.h"
+#include "attest/dkimv.h"
+#include "attest/dnstxt.h"
+#include "mail/message.h"
 #include "tap.h"
 
 #include <gmime/gmime.h>

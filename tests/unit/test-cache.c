@@ -1,7 +1,7 @@
 /* The archive cache believes an entry only when it is the bytes that were
  * stored (cache.h): each case stores an entry, changes it or its check line
  * on disk, and asks for it again (table-driven). */
-#include "cache.h"
+#include "source/cache.h"
 #include "tap.h"
 
 #include <glib/gstdio.h>

@@ -5,8 +5,8 @@
  * and the plain forms must be read without git while everything else
  * (quotes, escapes, includes, GIT_CONFIG_COUNT, ...) is left to git.
  */
-#include "config.h"
-#include "gitconfig.h"
+#include "core/config.h"
+#include "core/gitconfig.h"
 #include "tap.h"
 
 #include <glib/gstdio.h>

@@ -1,9 +1,9 @@
 /* Copies of one Message-ID (table-driven): the List-Id rank under a
  * preference, the measures of a list's changes, the order of two copies,
  * and the thread keeping the same copy whichever comes first. */
-#include "copyrank.h"
+#include "thread/copyrank.h"
 #include "tap.h"
-#include "thread.h"
+#include "thread/thread.h"
 
 #include <gmime/gmime.h>
 

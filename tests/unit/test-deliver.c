@@ -4,10 +4,10 @@
  * mbox_split that must give every message back byte for byte; and the
  * file name slug for a thread.
  */
-#include "deliver.h"
-#include "mbox.h"
-#include "message.h"
-#include "threadout.h"
+#include "write/deliver.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "write/threadout.h"
 #include "tap.h"
 
 #include <gmime/gmime.h>

@@ -4,9 +4,9 @@
  * summary, and a piped message that never stands in for a source. The
  * sources here are in-memory implementations of our own struct source.
  */
-#include "gather.h"
+#include "source/gather.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <gmime/gmime.h>
 #include <string.h>

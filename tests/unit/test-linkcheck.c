@@ -3,7 +3,7 @@
  * the target judged from the link's folder, then the links of a whole
  * am-ready mbox in git's diff format.
  */
-#include "linkcheck.h"
+#include "git/linkcheck.h"
 #include "tap.h"
 
 #include <glib.h>

@@ -5,8 +5,8 @@
  * (adjacent base64 words whose first ends in '=', which GMime 3.2 cuts),
  * the scissors and the patch break.
  */
-#include "mailinfo.h"
-#include "rfc2047.h"
+#include "mail/mailinfo.h"
+#include "mail/rfc2047.h"
 #include "tap.h"
 
 #include <string.h>

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "mbox.h"
+#include "mail/mbox.h"
 #include "tap.h"
 
 static void

@@ -3,8 +3,8 @@
  * quoting both ways, and the blank line that ends each entry, dropped for
  * the last message as for the others while a bare message keeps its bytes.
  */
-#include "mbox.h"
-#include "writer.h"
+#include "mail/mbox.h"
+#include "write/writer.h"
 #include "tap.h"
 
 #include <string.h>

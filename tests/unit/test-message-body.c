@@ -8,7 +8,7 @@
  */
 #include <gmime/gmime.h>
 
-#include "message.h"
+#include "mail/message.h"
 #include "tap.h"
 
 #define HDR "From: A <a@example.org>\nMessage-ID: <m@x>\nSubject: s\n"

@@ -1,7 +1,7 @@
 /* Hostile Message-IDs from arguments, headers and archive URLs: escapes
  * never let a control in, path and shell characters stay plain (table-driven).
  */
-#include "msgid.h"
+#include "core/msgid.h"
 #include "tap.h"
 
 static const struct {

@@ -1,5 +1,5 @@
 /* Message-ID forms from arguments and headers (table-driven). */
-#include "msgid.h"
+#include "core/msgid.h"
 #include "tap.h"
 
 static const struct {

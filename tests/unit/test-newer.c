@@ -1,5 +1,5 @@
 /* The search query -c sends, and change-id lines (table-driven). */
-#include "newer.h"
+#include "series/newer.h"
 #include "tap.h"
 
 static const struct {

@@ -2,9 +2,9 @@
  * The mail filter's two pure parts, table-driven: where the X-Lore-Am
  * header goes (and that nothing else changes), and what its value says.
  */
-#include "passthrough.h"
+#include "write/passthrough.h"
 #include "tap.h"
-#include "util.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <unistd.h>

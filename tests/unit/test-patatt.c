@@ -4,8 +4,8 @@
  * way out of the keyring) and the header value canonicalization the
  * signature hashes (DKIM relaxed, as patatt applies it).
  */
-#include "keyring.h"
-#include "patatt.h"
+#include "attest/keyring.h"
+#include "attest/patatt.h"
 #include "tap.h"
 
 static const struct {

@@ -1,5 +1,5 @@
 /* patch-id: our value equals `git patch-id --stable` on the same text. */
-#include "patchid.h"
+#include "mail/patchid.h"
 #include "tap.h"
 
 #include <string.h>

@@ -8,9 +8,9 @@
  * are never overwritten: an unversioned resend in a thread that has a
  * [PATCH v3] is a revision of its own.
  */
-#include "followup.h"
-#include "mbox.h"
-#include "series.h"
+#include "trailers/followup.h"
+#include "mail/mbox.h"
+#include "series/series.h"
 #include "tap.h"
 
 #include <gmime/gmime.h>

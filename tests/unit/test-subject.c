@@ -1,5 +1,5 @@
 /* Subject parsing: prefixes, revisions, counters, replies (table-driven). */
-#include "subject.h"
+#include "mail/subject.h"
 #include "tap.h"
 
 static const struct {

@@ -1,7 +1,7 @@
 /* Trailer lines: what counts in a reply, how values are normalised, how
  * senders are matched (table-driven). */
-#include "message.h"
-#include "trailer.h"
+#include "mail/message.h"
+#include "trailers/trailer.h"
 #include "tap.h"
 
 #include <gmime/gmime.h>

@@ -3,7 +3,7 @@
  * path segment; masks are checked; redirect and search URLs are built
  * right.
  */
-#include "url.h"
+#include "source/url.h"
 #include "tap.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The shared helpers that stand between mail and the user: terminal-safe
  * text, one-line header values, the Trojan Source check and user masks
  * (table-driven). */
-#include "util.h"
+#include "core/util.h"
 #include "tap.h"
 
 static const struct {

@@ -1,0 +1,296 @@
+/*
+ * after.c - wires the am job to what follows it (b4 am's base checks,
+ * b4 shazam): the summary's Base: lines told from the repository
+ * (treecheck.h), then --apply (apply.h). Outside a git work tree and
+ * without those options it is the am job alone, with no git process.
+ */
+#include "cli/after.h"
+#include "git/apply.h"
+#include "git/check.h"
+#include "core/gitrun.h"
+#include "git/linkcheck.h"
+#include "git/prep3way.h"
+#include "git/rangediff.h"
+#include "git/track.h"
+#include "git/treecheck.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_LOOKBACK 14
+
+int
+after_precheck(const struct cli *c)
+{
+	enum apply_mode mode;
+	GError *err = NULL;
+	int rc;
+
+	if (c->range_diff) {
+		int a, b;
+
+		if (!rangediff_parse(c->range_diff, &a, &b)) {
+			g_autofree char *s = lore_term_safe(c->range_diff, -1);
+
+			lore_err("--range-diff: '%s' is no pair of revisions: "
+				 "give OLD..NEW (e.g. 1..2), OLD NEW or OLD",
+				 s);
+			return LORE_EUSAGE;
+		}
+		/* -v is folded into the pair (main.c's take_versions()) */
+		if (c->apply || c->outdir || c->thread) {
+			lore_err("--range-diff writes the comparison on "
+				 "stdout: it does not go with --apply, -o or "
+				 "--thread");
+			return LORE_EUSAGE;
+		}
+	}
+	if (!c->apply)
+		return LORE_OK;
+	if (!apply_parse_mode(c->apply, &mode)) {
+		g_autofree char *s = lore_term_safe(c->apply, -1);
+
+		lore_err("unknown --apply mode '%s': use --apply, --apply=head "
+			 "or --apply=merge",
+			 s);
+		return LORE_EUSAGE;
+	}
+	/* -o DIR keeps a copy of what is applied (the mail clients' apply
+	 * key keeps it where their save key writes) */
+	if (c->thread || c->passthrough) {
+		lore_err("--apply writes into the repository: it does not go "
+			 "with --thread or --passthrough");
+		return LORE_EUSAGE;
+	}
+	rc = apply_precheck(&err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+	}
+	return rc;
+}
+
+static int
+lookback(struct config *cfg)
+{
+	const char *v = config_get(cfg, "guess-lookback", "guess-lookback");
+	guint64 n;
+
+	if (v && g_ascii_string_to_unsigned(v, 10, 1, 3650, &n, NULL))
+		return (int)n;
+	return DEFAULT_LOOKBACK;
+}
+
+/* -g's answer, said as b4 says it; the commit (g_free) or NULL */
+static char *
+guess(const struct treecheck *tc, struct config *cfg)
+{
+	guint need = treecheck_needed(tc);
+	int matched = 0;
+	char *c = treecheck_guess(tc, lookback(cfg), &matched);
+
+	if (!c) {
+		lore_info(" Base: failed to guess base (no commit of the last "
+			  "%d days holds the files the series starts from)",
+			  lookback(cfg));
+		return NULL;
+	}
+	if ((guint)matched == need)
+		lore_info(" Base: %s (guessed, exact match: all %u files)", c,
+			  need);
+	else
+		lore_info(" Base: %s (best guess, %d of %u files matched)", c,
+			  matched, need);
+	return c;
+}
+
+/*
+ * The Base: lines: the base-commit when this repository has it, else
+ * why not, and whether the series applies clean to HEAD; with -g (or
+ * for --apply=head/merge) the guessed base. Returns the base to use.
+ */
+static char *
+report_base(const struct treecheck *tc, const struct amjob_result *r,
+	    const struct cli *c, struct config *cfg, gboolean want_guess)
+{
+	g_autofree char *b =
+	    r->base_commit ? lore_term_safe(r->base_commit, -1) : NULL;
+	char *base = NULL;
+	guint need = treecheck_needed(tc);
+	int known = -1, clean = -1;
+
+	/* git could not be asked (a repository git refuses to read): the
+	 * base-commit is taken on trust, as outside a repository */
+	if (!treecheck_look(tc, r->base_commit, &known, &clean))
+		known = r->base_commit ? 1 : 0;
+	if (known > 0) {
+		lore_info(" Base: using specified base-commit %s", b);
+		base = g_strdup(r->base_commit);
+	} else if (b) {
+		lore_info(" Base: base-commit %s not known here", b);
+	} else {
+		lore_info(" Base: not specified");
+	}
+	if (need && clean >= 0 && (guint)clean == need)
+		lore_info("       applies clean to the current tree (HEAD)");
+	else if (need && clean >= 0)
+		lore_info("       does not apply clean to HEAD: %d of %u files "
+			  "differ",
+			  (int)need - clean, need);
+	if (!base && (c->guess_base || want_guess))
+		base = guess(tc, cfg);
+	if (base && c->apply == NULL)
+		lore_info("       git checkout -b %s %s", r->branch, base);
+	if (r->file && c->apply == NULL) {
+		g_autofree char *f = lore_term_safe(r->file, -1);
+
+		lore_info("       git am %s", f);
+	}
+	return base;
+}
+
+static char **
+merge_flags(struct config *cfg)
+{
+	const char *v =
+	    config_get(cfg, "shazam-merge-flags", "shazam-merge-flags");
+	char **argv = NULL;
+
+	/* b4's default: the merge is signed off */
+	if (!v)
+		v = "--signoff";
+	if (!*v || !g_shell_parse_argv(v, NULL, &argv, NULL))
+		return g_new0(char *, 1);
+	return argv;
+}
+
+/* lore-am.track: the file b4 ty reads, once the series is applied */
+static void
+track(struct thread *t, const struct amjob_result *r, const struct cli *c,
+      const struct apply_job *j)
+{
+	GError *err = NULL;
+	g_autofree char *path =
+	    track_write(t, r->mbox, r->cover, j->onto, j->tip,
+			c->cherry_pick != NULL, &err);
+
+	if (path) {
+		g_autofree char *p = lore_term_safe(path, -1);
+
+		lore_info("Tracked for b4 ty: %s", p);
+	} else {
+		lore_err("warning: no b4 ty tracking file: %s", err->message);
+		g_error_free(err);
+	}
+}
+
+static int
+do_apply(struct thread *t, const struct treecheck *tc,
+	 const struct amjob_result *r, const struct cli *c, struct config *cfg,
+	 const char *base)
+{
+	struct apply_job j = {0};
+	GError *err = NULL;
+	int rc;
+
+	apply_parse_mode(c->apply, &j.mode);
+	j.mbox = r->mbox;
+	j.cover = r->cover;
+	j.base = base;
+	j.link = r->link;
+	j.patches = tc->patches;
+	j.threeway = c->prep_3way;
+	j.merge_flags = merge_flags(cfg);
+	if (j.mode != APPLY_BRANCH && !base)
+		lore_info(" Base: applying on HEAD");
+	/* a Ctrl-C from here on is noted, not acted on at once (gitrun.h):
+	 * either apply_run() stops before the branch moves, or the branch
+	 * has moved and the run ends saying so, with exit 0 */
+	gitrun_guard();
+	rc = apply_run(&j, &err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+	} else if (j.mode == APPLY_BRANCH) {
+		lore_info(
+		    "Applied %u patch%s onto the current branch: %.12s..%.12s",
+		    tc->patches, tc->patches == 1 ? "" : "es", j.onto, j.tip);
+	} else if (j.mode == APPLY_HEAD) {
+		lore_info("Applied %u patch%s on %.12s, left as FETCH_HEAD "
+			  "(%.12s); merge or check it out",
+			  tc->patches, tc->patches == 1 ? "" : "es", j.onto,
+			  j.tip);
+	} else {
+		lore_info("Applied %u patch%s on %.12s and merged them into "
+			  "the current branch",
+			  tc->patches, tc->patches == 1 ? "" : "es", j.onto);
+	}
+	if (!rc && gitrun_interrupted())
+		lore_err("note: interrupted once the series was applied: it "
+			 "stays applied");
+	if (!rc && config_bool(config_get(cfg, "track", NULL)))
+		track(t, r, c, &j);
+	/* once applied, the guard stays to the end of the run: a signal
+	 * now must not turn the exit status into a failure */
+	if (rc)
+		gitrun_unguard();
+	g_strfreev(j.merge_flags);
+	apply_job_clear(&j);
+	return rc;
+}
+
+int
+after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
+	 struct config *cfg)
+{
+	struct amjob_result r = {0};
+	struct treecheck tc = {0};
+	g_autofree char *base = NULL, *top = NULL;
+	gboolean plain;
+	int rc;
+
+	if (c->passthrough || o->result)
+		return amjob_run(s, o);
+	if (c->range_diff)
+		return rangediff_run(s, o, c->range_diff, cfg);
+	/* with -q no Base: line is read: no git process for it */
+	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;
+	if (!plain)
+		top = treecheck_toplevel();
+	/* outside a work tree, and without those options: the am job's
+	 * own Base: lines, no git process */
+	plain = plain || (!top && !c->apply && !c->check);
+	o->result = &r;
+	o->hold = c->apply != NULL;
+	o->base_later = !plain && top != NULL;
+	rc = amjob_run(s, o);
+	o->result = NULL;
+	if (rc || !r.mbox)
+		goto out;
+	/* what git am would apply without a word */
+	linkcheck_report(r.mbox);
+	if (plain)
+		goto out;
+	treecheck_parse(&tc, r.mbox);
+	{
+		enum apply_mode mode = APPLY_NONE;
+
+		if (c->apply)
+			apply_parse_mode(c->apply, &mode);
+		if (top)
+			base = report_base(&tc, &r, c, cfg,
+					   mode == APPLY_HEAD ||
+					       mode == APPLY_MERGE);
+		if (c->check)
+			check_run(r.mbox, top, cfg);
+		if (c->prep_3way && top)
+			prep3way_run(r.mbox);
+		if (mode != APPLY_NONE)
+			rc = do_apply(s->thread, &tc, &r, c, cfg, base);
+	}
+out:
+	treecheck_clear(&tc);
+	amjob_result_clear(&r);
+	return rc;
+}

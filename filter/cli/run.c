@@ -1,0 +1,476 @@
+/*
+ * run.c - from the parsed command line to a finished job: the target
+ * Message-ID (argument or piped message), the sources and their roles
+ * handed to gather.h, then the am job, the thread job or the mail
+ * filter's series work. The wiring main.c would otherwise hold; each
+ * stage's options come from runopts.h.
+ */
+#include "cli/after.h"
+#include "write/amjob.h"
+#include "cli/cli.h"
+#include "core/config.h"
+#include "source/lore.h"
+#include "mail/mbox.h"
+#include "source/mdindex.h"
+#include "mail/message.h"
+#include "core/msgid.h"
+#include "series/newer.h"
+#include "source/nm.h"
+#include "write/passthrough.h"
+#include "cli/runopts.h"
+#include "source/gather.h"
+#include "thread/thread.h"
+#include "write/threadout.h"
+#include "core/util.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* how long a busy notmuch database is retried before exit 75 */
+#define NM_RETRY_MS 2000
+
+static int
+run_thread(struct thread *t, const struct cli *c, const char *target)
+{
+	struct threadout_opts o = {0};
+
+	o.target = target;
+	o.no_parent = c->no_parent;
+	o.outdir = c->outdir;
+	o.maildir = c->maildir;
+	o.append = c->append;
+	o.seen = c->seen;
+	runopts_lock_timeout(&o.lock_timeout);
+	return threadout_run(t, &o);
+}
+
+/*
+ * The message a mail client piped in (@n bytes, not 0): the one the user
+ * is looking at. NULL, reported, when it is no mail or has no id.
+ */
+static struct message *
+piped_message(const char *p, size_t n)
+{
+	GError *err = NULL;
+	struct message *m = message_parse(p, n, &err);
+
+	if (!m) {
+		lore_err("standard input: %s", err->message);
+		g_error_free(err);
+		return NULL;
+	}
+	if (!m->msgid) {
+		lore_err(
+		    "standard input: the message has no usable Message-ID");
+		message_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Read standard input; *@out stays NULL when it is empty. */
+static int
+read_stdin_message(struct message **out)
+{
+	GError *err = NULL;
+	GBytes *b = mbox_slurp("-", LORE_MAX_MESSAGE, &err);
+	gsize n;
+	const char *p;
+
+	*out = NULL;
+	if (!b) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	p = g_bytes_get_data(b, &n);
+	if (n)
+		*out = piped_message(p, n);
+	g_bytes_unref(b);
+	return n && !*out ? LORE_EUSAGE : LORE_OK;
+}
+
+static int
+add_sources(const struct cli *c, enum gather_mode mode, const char *target,
+	    struct gather *s)
+{
+	guint i;
+
+	for (i = 0; c->mboxes && c->mboxes[i]; i++)
+		gather_add_local(s, source_mbox_new(c->mboxes[i]),
+				 GATHER_REQUIRED);
+	switch (mode) {
+	case GATHER_NOTMUCH:
+		if (!nm_compiled_in()) {
+			lore_err("-N: notmuch support is not compiled in "
+				 "(built with NO_NOTMUCH=1)");
+			return LORE_EUSAGE;
+		}
+		if (!target) {
+			lore_err("-N needs a Message-ID: pipe the message in "
+				 "or give it as an argument");
+			return LORE_EUSAGE;
+		}
+		gather_add_local(s, source_notmuch_new(NM_RETRY_MS),
+				 GATHER_REQUIRED);
+		break;
+	case GATHER_AUTO:
+		gather_add_local(s, source_notmuch_new(NM_RETRY_MS),
+				 GATHER_FALLBACK);
+		break;
+	case GATHER_MBOX:
+		if (!c->mboxes) {
+			lore_err("--source mbox needs -m PATH");
+			return LORE_EUSAGE;
+		}
+		break;
+	case GATHER_LORE:
+		break;
+	}
+	return LORE_OK;
+}
+
+/*
+ * The thread of @target from the sources, cut to its reply tree, and its
+ * series outline (NULL with --thread).
+ */
+static int
+gather(struct gather *g, const char *target, struct message *piped,
+       struct thread **out, struct series_set **outline)
+{
+	struct thread *t = NULL;
+	GError *err = NULL;
+	g_autofree char *said = NULL;
+	guint i;
+	int rc;
+
+	rc = gather_run(g, target, piped, &t, outline, &err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return rc;
+	}
+	if (t->too_big)
+		lore_err("warning: %u message(s) larger than %s skipped",
+			 t->too_big, LORE_MAX_MESSAGE_TEXT);
+	for (i = 0; i < g->notes->len; i++)
+		lore_info("NOTE: %s", (char *)g->notes->pdata[i]);
+	if (target && !thread_get(t, target)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+		g_autofree char *names = NULL;
+		GString *n = g_string_new(NULL);
+
+		for (i = 0; i < g->asked->len; i++)
+			g_string_append_printf(n, "%s%s", i ? ", " : "",
+					       (char *)g->asked->pdata[i]);
+		names = lore_term_safe(n->str, -1);
+		g_string_free(n, TRUE);
+		lore_err("message <%s> is not in %s", id, names);
+		series_set_free(*outline);
+		*outline = NULL;
+		thread_free(t);
+		return LORE_ENOTFOUND;
+	}
+	said = gather_summary(t);
+	lore_info("%s", said);
+	*out = t;
+	return LORE_OK;
+}
+
+/* -c/--use-newer: the newer revision's thread joins @t, @s is made anew. */
+static int
+use_newer(const struct cli *c, struct gather *g, const struct lore_opts *lo,
+	  struct thread *t, struct series_set **s)
+{
+	g_autofree char *id = NULL;
+	GError *err = NULL;
+	int rc;
+
+	rc = newer_check(*s, lo, c->use_newer, &id);
+	if (rc || !id)
+		return rc;
+	if (!g->archive)
+		gather_set_archive(g, source_lore_new(lo));
+	rc = gather_more(g, id, t, &err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return rc;
+	}
+	/* a "Re:" patch taken alone stays one */
+	g_free(id);
+	id = g_strdup((*s)->reply_target);
+	series_set_free(*s);
+	*s = series_analyse_for(t, id);
+	return LORE_OK;
+}
+
+/*
+ * The gathering for this run: its settings and memory bound, the archive
+ * when it is one of the sources (@lo filled in for it, and for -c), then
+ * the local sources. *@out is the caller's even on failure.
+ */
+static int
+new_gather(struct cli *c, struct config *cfg, const char *target,
+	   struct lore_opts *lo, struct gather **out)
+{
+	gboolean archive, newer = c->check_newer || c->use_newer;
+	enum gather_mode mode;
+	struct gather *g;
+	GError *err = NULL;
+	int rc;
+
+	rc = runopts_mode(c, cfg, &mode);
+	if (!rc && c->thread && !target) {
+		lore_err("--thread needs a message: pipe one in or give its "
+			 "Message-ID");
+		rc = LORE_EUSAGE;
+	}
+	if (rc)
+		return rc;
+	/* the archive completes what is local; mailboxes given alone are the
+	 * whole story (no network), unless -L names an archive */
+	archive = mode == GATHER_LORE ||
+		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
+	if ((archive || newer) && (rc = runopts_lore(lo, c, cfg)))
+		return rc;
+	g = *out = gather_new();
+	/* the memory bound of the thread, from every source */
+	if (!lore_max_size(cfg, &g->max_cost, &err)) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	g->use_version = c->use_version;
+	g->no_parent = c->no_parent;
+	g->parent = c->parent;
+	g->whole_thread = c->thread;
+	/* offline, the archive source reads only its cache (lore.c) */
+	g->complete = c->check_newer && archive;
+	if (archive)
+		gather_set_archive(g, source_lore_new(lo));
+	return add_sources(c, mode, target, g);
+}
+
+/*
+ * Gather the thread of @target from the sources and run the job asked for.
+ * Takes @piped (the message read from stdin, or NULL).
+ */
+static int
+work(struct cli *c, struct config *cfg, struct message *piped,
+     const char *target, struct amjob_result *res)
+{
+	struct amjob_opts o = {0};
+	struct lore_opts lo = {0};
+	struct gather *g = NULL;
+	struct thread *t = NULL;
+	struct series_set *s = NULL;
+	gboolean newer = c->check_newer || c->use_newer;
+	int rc;
+
+	mdindex_setup(cfg, c->no_index);
+	runopts_thread(cfg);
+	rc = new_gather(c, cfg, target, &lo, &g);
+	if (rc) {
+		message_free(piped);
+		goto out;
+	}
+	rc = gather(g, target, piped, &t, &s);
+	if (rc)
+		goto out;
+	if (c->thread) {
+		rc = run_thread(t, c, target);
+		goto out;
+	}
+	if (!c->parent && !c->no_parent && series_inner_patch(s, target)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+
+		lore_info("NOTE: <%s> is a patch of its own inside another "
+			  "series' thread: taken alone (--parent takes the "
+			  "series it answers)",
+			  id);
+		thread_prune(t, target, TRUE);
+		series_set_free(s);
+		s = series_analyse(t);
+	} else if (!c->parent && series_reply_patch(s, target)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+
+		if (!c->no_parent)
+			lore_info("NOTE: <%s> is a reply that holds a patch: "
+				  "taken alone, as git am takes it (--parent "
+				  "takes the series it answers)",
+				  id);
+		thread_prune(t, target, TRUE);
+		series_set_free(s);
+		s = series_analyse_for(t, target);
+	}
+	if (newer && (rc = use_newer(c, g, &lo, t, &s)))
+		goto out;
+	runopts_am(&o, c, cfg);
+	o.target = target;
+	o.result = res;
+	rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
+	if (!rc)
+		rc = after_am(s, &o, c, cfg);
+	attest_free(o.attest);
+	runopts_am_clear(&o);
+out:
+	/* the archive sources borrow @lo: free them first */
+	gather_free(g);
+	lore_opts_clear(&lo);
+	series_set_free(s);
+	thread_free(t);
+	return rc;
+}
+
+int
+run_cli(struct cli *c)
+{
+	struct config *cfg;
+	struct message *piped = NULL;
+	g_autofree char *target = NULL;
+	gboolean stdin_mbox = FALSE;
+	guint i;
+	int rc;
+
+	for (i = 0; c->mboxes && c->mboxes[i]; i++)
+		if (!strcmp(c->mboxes[i], "-"))
+			stdin_mbox = TRUE;
+	if (c->args && c->args[0] && c->args[1]) {
+		g_autofree char *s = lore_term_safe(c->args[1], -1);
+
+		lore_err("expected at most one MSGID or URL, got '%s' too", s);
+		return LORE_EUSAGE;
+	}
+	if (c->args && c->args[0]) {
+		target = msgid_from_arg(c->args[0]);
+		if (!target) {
+			g_autofree char *s = lore_term_safe(c->args[0], -1);
+
+			lore_err("'%s' is not a Message-ID or archive URL", s);
+			return LORE_EUSAGE;
+		}
+	} else if (stdin_mbox) {
+		lore_err("with -m -, give the Message-ID as an argument");
+		return LORE_EUSAGE;
+	} else if (!c->mboxes || !isatty(STDIN_FILENO)) {
+		rc = read_stdin_message(&piped);
+		if (rc)
+			return rc;
+		if (!piped && !c->mboxes) {
+			lore_err(
+			    "no message on standard input and no MSGID given");
+			return LORE_EUSAGE;
+		}
+		if (piped)
+			target = g_strdup(piped->msgid);
+	}
+	if ((rc = after_precheck(c))) {
+		message_free(piped);
+		return rc;
+	}
+	cfg = config_load();
+	rc = work(c, cfg, piped, target, NULL);
+	config_free(cfg);
+	return rc;
+}
+
+/* The series work of --passthrough, on the message kept in @pt. */
+static int
+passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
+		 struct amjob_result *res)
+{
+	const guint8 *p = pt->buf->data;
+	struct message *msg;
+	guint i;
+
+	if (!pt->eof) {
+		lore_err("the message is larger than %zu MiB: copied through "
+			 "without the series work",
+			 PASSTHROUGH_MAX >> 20);
+		return LORE_EUSAGE;
+	}
+	if (!pt->buf->len) {
+		lore_err("no message on standard input");
+		return LORE_EUSAGE;
+	}
+	if (c->args && c->args[0]) {
+		lore_err("--passthrough takes the message on standard input, "
+			 "not a MSGID");
+		return LORE_EUSAGE;
+	}
+	if (!c->outdir) {
+		lore_err("--passthrough needs -o DIR: standard output carries "
+			 "the mail");
+		return LORE_EUSAGE;
+	}
+	for (i = 0; c->mboxes && c->mboxes[i]; i++) {
+		if (!strcmp(c->mboxes[i], "-")) {
+			lore_err("--passthrough reads the mail on standard "
+				 "input: -m - cannot be used");
+			return LORE_EUSAGE;
+		}
+	}
+	msg = piped_message((const char *)p, pt->buf->len);
+	if (!msg)
+		return LORE_EUSAGE;
+	{
+		g_autofree char *target = g_strdup(msg->msgid);
+		g_autofree char *about = lore_term_safe(target, -1);
+		int rc;
+
+		/* a filter's log holds many mails: each line names its own */
+		lore_err_about = about;
+		rc = work(c, cfg, msg, target, res);
+		lore_err_about = NULL;
+		return rc;
+	}
+}
+
+/*
+ * --passthrough: the mail goes out as it came in, whatever happens to the
+ * series work; the exit status is not 0 only when the mail itself could not
+ * be copied, so that the delivery agent keeps its own copy. With @usage_rc
+ * set the options were wrong: report nothing more, just copy.
+ */
+int
+run_passthrough(struct cli *c, int usage_rc)
+{
+	struct passthrough pt;
+	struct amjob_result res = {0};
+	struct config *cfg = NULL;
+	g_autofree char *status = NULL;
+	GError *err = NULL;
+	gboolean header = FALSE;
+	int rc = usage_rc, copy_rc = LORE_OK;
+
+	/* a closed stdout must give an error we report, not a silent death */
+	signal(SIGPIPE, SIG_IGN);
+	if (!passthrough_read(&pt, STDIN_FILENO, PASSTHROUGH_MAX, &err)) {
+		lore_err("%s", err->message);
+		copy_rc = err->code;
+		rc = err->code;
+		g_clear_error(&err);
+	}
+	if (!usage_rc) {
+		cfg = config_load();
+		header = c->status_header ||
+			 config_bool(config_get(cfg, "status-header", NULL));
+		if (!rc)
+			rc = passthrough_work(c, cfg, &pt, &res);
+		if (header)
+			status = passthrough_status(&res, rc);
+	}
+	if (!passthrough_write(&pt, STDOUT_FILENO, status, &err)) {
+		lore_err("%s", err->message);
+		copy_rc = err->code;
+		g_clear_error(&err);
+	}
+	amjob_result_clear(&res);
+	passthrough_clear(&pt);
+	config_free(cfg);
+	return copy_rc;
+}

@@ -1,0 +1,141 @@
+/*
+ * msgid.c - Message-ID parsing from headers, command-line arguments and
+ * archive URLs (public-inbox serves a message at /LIST/ID/, /r/ID and, on
+ * lore, patch.msgid.link/ID; ids are percent-escaped in paths).
+ */
+#include "core/msgid.h"
+
+#include <string.h>
+
+gboolean
+msgid_valid(const char *id)
+{
+	const char *p;
+
+	/* RFC 6532 allows UTF-8 in ids, but never broken UTF-8: an id goes
+	 * into headers, URLs and messages on a terminal */
+	if (!id || !*id || !g_utf8_validate(id, -1, NULL))
+		return FALSE;
+	for (p = id; *p; p = g_utf8_next_char(p)) {
+		gunichar c = g_utf8_get_char(p);
+
+		if (c <= ' ' || c == 0x7f || (c >= 0x80 && c < 0xa0) ||
+		    c == '<' || c == '>')
+			return FALSE;
+	}
+	return TRUE;
+}
+
+static char *
+checked(char *id)
+{
+	if (!msgid_valid(id)) {
+		g_free(id);
+		return NULL;
+	}
+	return id;
+}
+
+char *
+msgid_from_header(const char *value)
+{
+	const char *lt, *gt;
+	char *id;
+
+	if (!value)
+		return NULL;
+	lt = strchr(value, '<');
+	if (lt && (gt = strchr(lt + 1, '>'))) {
+		id = g_strndup(lt + 1, gt - lt - 1);
+		return checked(g_strstrip(id));
+	}
+	/* Some mailers drop the brackets: take the first word. */
+	id = g_strstrip(g_strdup(value));
+	id[strcspn(id, " \t\r\n")] = '\0';
+	return checked(id);
+}
+
+GPtrArray *
+msgid_list(const char *value)
+{
+	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+	const char *p = value;
+
+	while (p && (p = strchr(p, '<'))) {
+		const char *gt = strchr(p + 1, '>');
+		char *id;
+
+		if (!gt)
+			break;
+		id = checked(g_strstrip(g_strndup(p + 1, gt - p - 1)));
+		if (id)
+			g_ptr_array_add(ids, id);
+		p = gt + 1;
+	}
+	return ids;
+}
+
+static char *
+id_from_url(const char *url)
+{
+	const char *path = strstr(url, "://");
+	g_auto(GStrv) segs = NULL;
+	GPtrArray *parts;
+	char *id = NULL;
+	guint i;
+
+	path = strchr(path + 3, '/');
+	if (!path)
+		return NULL;
+	path++;
+	/* Drop query and fragment: they never hold the id. */
+	{
+		g_autofree char *p = g_strndup(path, strcspn(path, "?#"));
+		segs = g_strsplit(p, "/", -1);
+	}
+	parts = g_ptr_array_new_with_free_func(g_free);
+	for (i = 0; segs[i]; i++) {
+		char *un;
+
+		if (!*segs[i])
+			continue;
+		un = g_uri_unescape_string(segs[i], NULL);
+		g_ptr_array_add(parts, un ? un : g_strdup(segs[i]));
+	}
+	/* Message-IDs nearly always hold an '@': prefer that segment. */
+	for (i = 0; i < parts->len && !id; i++)
+		if (strchr(parts->pdata[i], '@'))
+			id = g_strdup(parts->pdata[i]);
+	if (!id && parts->len) {
+		if (strstr(url, "msgid.link/"))
+			id = g_strdup(parts->pdata[0]);
+		else if (parts->len >= 2 && !strcmp(parts->pdata[0], "r"))
+			id = g_strdup(parts->pdata[1]);
+		else if (parts->len >= 2)
+			id = g_strdup(parts->pdata[1]);
+	}
+	g_ptr_array_free(parts, TRUE);
+	return id;
+}
+
+char *
+msgid_from_arg(const char *arg)
+{
+	g_autofree char *s = g_strstrip(g_strdup(arg ? arg : ""));
+	char *id;
+
+	if (g_str_has_prefix(s, "id:"))
+		memmove(s, s + 3, strlen(s + 3) + 1);
+	if (g_str_has_prefix(s, "http://") || g_str_has_prefix(s, "https://"))
+		return checked(id_from_url(s));
+	if (*s == '<')
+		return msgid_from_header(s);
+	id = g_strdup(s);
+	/* notmuch quotes ids that hold special characters */
+	if (*id == '"' && strlen(id) >= 2 && id[strlen(id) - 1] == '"') {
+		char *t = g_strndup(id + 1, strlen(id) - 2);
+		g_free(id);
+		id = t;
+	}
+	return checked(id);
+}

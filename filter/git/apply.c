@@ -1,0 +1,534 @@
+/*
+ * apply.c - git is the engine (b4 shazam's way): a temporary worktree at
+ * the base (tmpwt.h: `git worktree add --no-checkout --detach`, locked),
+ * only the files the series touches checked out there (a sparse checkout:
+ * a kernel-sized tree costs no full checkout), `git am` there, then a
+ * fast-forward (`git merge --ff-only`), FETCH_HEAD or `git merge --no-ff`
+ * in the user's tree, with signals held (gitrun_hold()) so that it
+ * happens whole or not at all. The user's work tree is touched only once
+ * the series has applied in full; a failed merge is aborted.
+ */
+#include "git/apply.h"
+#include "core/gitrun.h"
+#include "git/mergemsg.h"
+#include "git/tmpwt.h"
+#include "core/util.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+gboolean
+apply_parse_mode(const char *s, enum apply_mode *mode)
+{
+	if (!s || !*s || !strcmp(s, "branch"))
+		*mode = APPLY_BRANCH;
+	else if (!strcmp(s, "head"))
+		*mode = APPLY_HEAD;
+	else if (!strcmp(s, "merge"))
+		*mode = APPLY_MERGE;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+static int fail(GError **err, int code, const char *fmt, ...)
+    G_GNUC_PRINTF(3, 4);
+
+static int
+fail(GError **err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_set_error_literal(err, LORE_ERROR, code, "");
+	g_free((*err)->message);
+	(*err)->message = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* git's own words: the first "error:"/"fatal:" line, else the first */
+static char *
+git_reason(const GString *e)
+{
+	g_auto(GStrv) lines = g_strsplit(e->str, "\n", -1);
+	guint i;
+
+	for (i = 0; lines[i]; i++)
+		if (g_str_has_prefix(lines[i], "error: ") ||
+		    g_str_has_prefix(lines[i], "fatal: "))
+			return lore_term_safe(g_strchomp(lines[i]), -1);
+	for (i = 0; lines[i]; i++)
+		if (*g_strstrip(lines[i]))
+			return lore_term_safe(lines[i], -1);
+	return g_strdup("no reason given");
+}
+
+int
+apply_precheck(GError **err)
+{
+	static const char *const busy[] = {
+	    "rebase-apply",	"rebase-merge", "MERGE_HEAD",
+	    "CHERRY_PICK_HEAD", "REVERT_HEAD",	"BISECT_LOG",
+	};
+	const char *const paths[] = {"rev-parse",  "--is-inside-work-tree",
+				     "--git-path", busy[0],
+				     "--git-path", busy[1],
+				     "--git-path", busy[2],
+				     "--git-path", busy[3],
+				     "--git-path", busy[4],
+				     "--git-path", busy[5],
+				     NULL};
+	const char *const head[] = {"rev-parse", "-q", "--verify",
+				    "HEAD^{commit}", NULL};
+	const char *const status[] = {"status", "--porcelain",
+				      "--untracked-files=no", NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	g_auto(GStrv) lines = NULL;
+	int rc = LORE_OK;
+	guint i;
+
+	if (gitrun(NULL, paths, NULL, 0, out, e, NULL) != 0 ||
+	    !g_str_has_prefix(out->str, "true\n")) {
+		rc = fail(
+		    err, LORE_EUSAGE,
+		    "--apply: not inside a git work tree; nothing applied");
+		goto out;
+	}
+	lines = g_strsplit(out->str, "\n", -1);
+	for (i = 0; i < G_N_ELEMENTS(busy) && lines[i] && lines[i + 1]; i++) {
+		if (g_file_test(lines[i + 1], G_FILE_TEST_EXISTS)) {
+			rc = fail(err, LORE_EUSAGE,
+				  "--apply: an operation is in progress in "
+				  "this repository (%s); nothing applied",
+				  busy[i]);
+			goto out;
+		}
+	}
+	g_string_truncate(out, 0);
+	if (gitrun(NULL, head, NULL, 0, out, e, NULL) != 0) {
+		rc = fail(err, LORE_EUSAGE,
+			  "--apply: the repository has no commit to apply on; "
+			  "nothing applied");
+		goto out;
+	}
+	g_string_truncate(out, 0);
+	if (gitrun(NULL, status, NULL, 0, out, e, NULL) != 0 || out->len) {
+		rc = fail(err, LORE_EUSAGE,
+			  "--apply: the work tree has uncommitted changes; "
+			  "nothing applied");
+		goto out;
+	}
+out:
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+/* One line of git's output, as a string (g_free), or NULL. */
+static char *
+git_line(const char *dir, const char *const *argv)
+{
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	char *l = NULL;
+
+	if (gitrun(dir, argv, NULL, 0, out, e, NULL) == 0 && out->len)
+		l = gitrun_first_line(out->str);
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	return l;
+}
+
+/* "Patch failed at 0002 subject" (on git am's stdout) names the patch;
+ * git's reason is on its stderr */
+static int
+am_failed(const GString *out, const GString *e, GError **err)
+{
+	g_autofree char *reason = git_reason(e->len ? e : out);
+	const char *at = strstr(out->str, "Patch failed at ");
+	g_autofree char *line = NULL, *which = NULL;
+
+	if (!at)
+		at = strstr(e->str, "Patch failed at ");
+	if (at) {
+		char *sp;
+
+		line = gitrun_first_line(at + 16);
+		if ((sp = strchr(line, ' ')))
+			*sp++ = '\0';
+		which = sp ? lore_term_safe(sp, -1) : NULL;
+		if (which) {
+			char *n = g_strdup_printf("%s \"%s\"", line, which);
+
+			g_free(which);
+			which = n;
+		} else {
+			which = lore_term_safe(line, -1);
+		}
+	}
+	return fail(err, LORE_ENOTFOUND,
+		    "git am failed at patch %s: %s; nothing applied",
+		    which ? which : "?", reason);
+}
+
+/* git's settings for a worktree of only the series' files (see sparse()) */
+#define SPARSE_ON                                                              \
+	"-c", "core.sparseCheckout=true", "-c", "core.sparseCheckoutCone=false"
+
+static int
+in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
+{
+	const char *const am3[] = {SPARSE_ON, "am", "-3", "--quiet", NULL};
+	const char *const am[] = {SPARSE_ON, "am", "--quiet", NULL};
+	const char *const tip[] = {"rev-parse", "HEAD", NULL};
+	/* without the sparse settings: the plain command after them */
+	const guint skip = sparse ? 0 : 4;
+	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
+	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
+	int rc = LORE_OK, st;
+
+	st = gitrun(wt, (j->threeway ? am3 : am) + skip, j->mbox->str,
+		    j->mbox->len, out, e, err);
+	if (st < 0)
+		tmpwt_refs_unlock(wt, start);
+	if (gitrun_interrupted()) {
+		g_clear_error(err);
+		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	} else if (st < 0)
+		rc = LORE_ENOTFOUND;
+	else if (st)
+		rc = am_failed(out, e, err);
+	else if (!(j->tip = git_line(wt, tip)))
+		rc = fail(err, LORE_ENOTFOUND,
+			  "git am left no commit; nothing applied");
+	g_string_free(e, TRUE);
+	g_string_free(out, TRUE);
+	return rc;
+}
+
+/*
+ * The files the series touches, as sparse-checkout patterns (non-cone:
+ * one anchored, escaped path a line), from git's own reading of the
+ * patches (`git apply --numstat -z`: unquoted paths, both names of a
+ * rename). NULL, for a whole checkout, when there is none or a path
+ * holds a control character no pattern line can carry.
+ */
+static GString *
+sparse_patterns(const char *wt, const GString *mbox)
+{
+	const char *const argv[] = {"apply", "--numstat", "-z", NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	GString *pat = g_string_new(NULL);
+	const char *p, *end;
+	gboolean ok = FALSE;
+
+	/* in the worktree's top folder: from a subfolder git apply would
+	 * leave out the paths outside it */
+	if (gitrun(wt, argv, mbox->str, mbox->len, out, e, NULL) != 0)
+		goto out;
+	/* "ADDED\tDELETED\tPATH\0" or, renamed, "A\tD\t\0OLD\0NEW\0" */
+	for (p = out->str, end = out->str + out->len; p < end; p++) {
+		const char *tab = memchr(p, '\t', end - p);
+		int names = 1;
+
+		if (!tab || !(tab = memchr(tab + 1, '\t', end - tab - 1)))
+			goto out;
+		p = tab + 1;
+		if (!*p) {
+			names = 2;
+			p++;
+		}
+		/* each name ends at its NUL; the loop steps over the last */
+		for (; names > 0 && p < end; names--) {
+			g_string_append_c(pat, '/');
+			for (; *p; p++) {
+				if ((guchar)*p < 0x20 || *p == 0x7f)
+					goto out;
+				if (strchr("\\*?[ ", *p))
+					g_string_append_c(pat, '\\');
+				g_string_append_c(pat, *p);
+			}
+			g_string_append_c(pat, '\n');
+			if (names > 1)
+				p++;
+		}
+	}
+	ok = pat->len > 0;
+out:
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	if (!ok)
+		g_string_free(g_steal_pointer(&pat), TRUE);
+	return pat;
+}
+
+/*
+ * A worktree of only the series' files (b4 checks out a sparse one too):
+ * the patterns go into the worktree's own info/sparse-checkout, and the
+ * sparse settings are given to each git command, never written into the
+ * repository's config (`git sparse-checkout` would turn on
+ * extensions.worktreeConfig there). FALSE: check out the whole tree.
+ */
+static gboolean
+sparse(const char *wt, const GString *pat)
+{
+	const char *const where[] = {"rev-parse", "--git-path",
+				     "info/sparse-checkout", NULL};
+	const char *const fill[] = {SPARSE_ON, "read-tree", "-mu", "HEAD",
+				    NULL};
+	g_autofree char *file = git_line(wt, where), *path = NULL, *dir = NULL;
+	GString *e;
+	int st;
+
+	if (!file)
+		return FALSE;
+	path = g_path_is_absolute(file) ? g_strdup(file)
+					: g_build_filename(wt, file, NULL);
+	dir = g_path_get_dirname(path);
+	if (g_mkdir_with_parents(dir, 0777) != 0 ||
+	    !g_file_set_contents(path, pat->str, pat->len, NULL))
+		return FALSE;
+	e = g_string_new(NULL);
+	st = gitrun(wt, fill, NULL, 0, NULL, e, NULL);
+	g_string_free(e, TRUE);
+	return st == 0;
+}
+
+/* FETCH_HEAD as b4 leaves it: the tip and where the patches came from */
+static int
+write_fetch_head(struct apply_job *j, GError **err)
+{
+	const char *const where[] = {"rev-parse", "--git-path", "FETCH_HEAD",
+				     NULL};
+	g_autofree char *path = git_line(NULL, where), *text = NULL;
+	GError *e = NULL;
+
+	if (!path)
+		return fail(err, LORE_EIO, "cannot find FETCH_HEAD's file");
+	text = g_strdup_printf("%s\t\t%s from %s\n", j->tip,
+			       j->patches > 1 ? "patches" : "patch",
+			       j->link ? j->link : "lore-am");
+	if (!g_file_set_contents(path, text, -1, &e)) {
+		fail(err, LORE_EIO, "cannot write FETCH_HEAD: %s", e->message);
+		g_error_free(e);
+		return LORE_EIO;
+	}
+	return LORE_OK;
+}
+
+static int
+merge(struct apply_job *j, const char *tmpdir, GError **err)
+{
+	const char *const abort_[] = {"merge", "--abort", NULL};
+	g_autofree char *msg =
+	    mergemsg_build(j->cover, j->mbox, j->patches, j->link);
+	g_autofree char *file = g_build_filename(tmpdir, "merge-msg", NULL);
+	gboolean edit = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
+	GPtrArray *argv = g_ptr_array_new();
+	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
+	GError *we = NULL;
+	int rc = LORE_OK, st;
+	guint i;
+
+	if (!msg || !g_file_set_contents(file, msg, -1, &we)) {
+		rc = fail(err, LORE_EIO, "cannot write the merge message%s%s",
+			  we ? ": " : "", we ? we->message : "");
+		g_clear_error(&we);
+		goto out;
+	}
+	g_ptr_array_add(argv, "merge");
+	g_ptr_array_add(argv, "--no-ff");
+	g_ptr_array_add(argv, "-F");
+	g_ptr_array_add(argv, file);
+	g_ptr_array_add(argv, edit ? "--edit" : "--no-edit");
+	for (i = 0; j->merge_flags && j->merge_flags[i]; i++)
+		g_ptr_array_add(argv, j->merge_flags[i]);
+	g_ptr_array_add(argv, j->tip);
+	g_ptr_array_add(argv, NULL);
+	if (edit)
+		st = gitrun_tty(NULL, (const char *const *)argv->pdata, err);
+	else
+		st = gitrun(NULL, (const char *const *)argv->pdata, NULL, 0,
+			    out, e, err);
+	if (st == 0)
+		goto out;
+	/* a conflict or a refused message: the tree goes back as it was */
+	gitrun(NULL, abort_, NULL, 0, NULL, e, NULL);
+	if (st > 0) {
+		g_autofree char *why = git_reason(e->len ? e : out);
+
+		rc = fail(
+		    err, LORE_ENOTFOUND,
+		    "git merge failed: %s; the current branch is unchanged",
+		    edit ? "see above" : why);
+	} else {
+		rc = LORE_ENOTFOUND;
+	}
+out:
+	g_ptr_array_free(argv, TRUE);
+	g_string_free(e, TRUE);
+	g_string_free(out, TRUE);
+	return rc;
+}
+
+/* FETCH_HEAD and ORIG_HEAD as they were, for a merge that fails */
+struct saved_refs {
+	char *path[2];
+	char *data[2]; /* NULL: the file did not exist */
+	gsize len[2];
+};
+
+static void
+refs_save(struct saved_refs *sr)
+{
+	const char *const where[] = {"rev-parse",  "--git-path", "FETCH_HEAD",
+				     "--git-path", "ORIG_HEAD",	 NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	g_auto(GStrv) lines = NULL;
+	guint i;
+
+	memset(sr, 0, sizeof(*sr));
+	if (gitrun(NULL, where, NULL, 0, out, e, NULL) == 0) {
+		lines = g_strsplit(out->str, "\n", -1);
+		for (i = 0; i < 2 && lines[0] && lines[i]; i++) {
+			sr->path[i] = g_strdup(lines[i]);
+			g_file_get_contents(sr->path[i], &sr->data[i],
+					    &sr->len[i], NULL);
+		}
+	}
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+}
+
+static void
+refs_restore(struct saved_refs *sr, gboolean put_back)
+{
+	guint i;
+
+	for (i = 0; i < 2; i++) {
+		if (put_back && sr->path[i] && *sr->path[i]) {
+			if (sr->data[i])
+				g_file_set_contents(sr->path[i], sr->data[i],
+						    sr->len[i], NULL);
+			else
+				g_unlink(sr->path[i]);
+		}
+		g_free(sr->path[i]);
+		g_free(sr->data[i]);
+	}
+}
+
+static int
+bring_home(struct apply_job *j, const char *tmpdir, GError **err)
+{
+	const char *const ff[] = {"merge", "--ff-only", "--quiet", j->tip,
+				  NULL};
+	struct saved_refs sr;
+	GString *e;
+	int rc;
+
+	if (j->mode == APPLY_NONE)
+		return LORE_OK;
+	if (j->mode == APPLY_HEAD)
+		return write_fetch_head(j, err);
+	if (j->mode == APPLY_MERGE) {
+		refs_save(&sr);
+		rc = write_fetch_head(j, err);
+		if (!rc)
+			rc = merge(j, tmpdir, err);
+		refs_restore(&sr, rc != 0);
+		return rc;
+	}
+	e = g_string_new(NULL);
+	rc = gitrun(NULL, ff, NULL, 0, NULL, e, err);
+	if (rc > 0) {
+		g_autofree char *why = git_reason(e);
+
+		rc = fail(
+		    err, LORE_ENOTFOUND,
+		    "cannot move the current branch to the applied series: %s",
+		    why);
+	} else if (rc < 0) {
+		rc = LORE_ENOTFOUND;
+	}
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+/* The worktree at j->onto with the series' files checked out (only
+ * those when git can name them, else all); *@sparse_ok says which. */
+static int
+prepare(struct apply_job *j, struct tmpwt *w, gboolean *sparse_ok, GError **err)
+{
+	const char *const full[] = {"read-tree", "-mu", "HEAD", NULL};
+	GString *pat, *e;
+	int rc;
+
+	if ((rc = tmpwt_add(w, j->onto, err)))
+		return rc;
+	pat = sparse_patterns(w->path, j->mbox);
+	*sparse_ok = pat && sparse(w->path, pat);
+	if (pat)
+		g_string_free(pat, TRUE);
+	if (*sparse_ok)
+		return LORE_OK;
+	e = g_string_new(NULL);
+	if (gitrun(w->path, full, NULL, 0, NULL, e, NULL) != 0) {
+		g_autofree char *why = git_reason(e);
+
+		rc = fail(err, LORE_ENOTFOUND,
+			  "cannot check out a temporary worktree: %s", why);
+	}
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+int
+apply_run(struct apply_job *j, GError **err)
+{
+	const char *base =
+	    j->mode == APPLY_BRANCH || !j->base ? "HEAD" : j->base;
+	g_autofree char *spec = g_strdup_printf("%s^{commit}", base);
+	const char *const resolve[] = {"rev-parse", "--verify", "-q", spec,
+				       NULL};
+	struct tmpwt w = {0};
+	gboolean sparse_ok = FALSE;
+	int rc;
+
+	gitrun_guard();
+	/* what killed runs left: their worktrees and folders */
+	tmpwt_sweep(TRUE);
+	if (!(j->onto = git_line(NULL, resolve))) {
+		g_autofree char *b = lore_term_safe(base, -1);
+
+		rc = fail(err, LORE_ENOTFOUND,
+			  "base %s is not a commit here; nothing applied", b);
+		goto out;
+	}
+	rc = prepare(j, &w, &sparse_ok, err);
+	if (!rc && gitrun_interrupted())
+		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	if (!rc)
+		rc = in_worktree(j, w.path, sparse_ok, err);
+out:
+	/* from here on no signal cuts a step in half: moving the branch
+	 * happens whole or not at all, and the clean-up runs to its end */
+	gitrun_hold();
+	if (!rc && gitrun_interrupted())
+		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	if (!rc)
+		rc = bring_home(j, w.dir, err);
+	tmpwt_remove(&w);
+	gitrun_release();
+	gitrun_unguard();
+	return rc;
+}
+
+void
+apply_job_clear(struct apply_job *j)
+{
+	g_free(j->tip);
+	g_free(j->onto);
+	j->tip = j->onto = NULL;
+}

@@ -1,0 +1,333 @@
+/*
+ * rangediff.c - b4 diff's job with git as the engine: the am job run once
+ * per revision (use_version), each result applied by `git am` in its own
+ * temporary worktree on its base-commit (or the guessed base, else HEAD),
+ * then `git range-diff OLD_BASE..OLD NEW_BASE..NEW`. When a revision does
+ * not apply, the patches' mails are compared instead, paired by title
+ * (`git diff --no-index`), so a re-roll that reorders or drops patches
+ * still reads right.
+ */
+#include "git/rangediff.h"
+#include "git/apply.h"
+#include "core/gitrun.h"
+#include "mail/mbox.h"
+#include "mail/message.h"
+#include "series/series.h"
+#include "mail/subject.h"
+#include "git/tmpwt.h"
+#include "git/treecheck.h"
+#include "core/util.h"
+#include "write/writer.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static gboolean
+parse_rev(const char *s, int *rev)
+{
+	guint64 n;
+
+	if (!g_ascii_string_to_unsigned(s + (*s == 'v'), 10, 1, G_MAXINT, &n,
+					NULL))
+		return FALSE;
+	*rev = (int)n;
+	return TRUE;
+}
+
+gboolean
+rangediff_parse(const char *spec, int *old_rev, int *new_rev)
+{
+	g_auto(GStrv) parts = NULL;
+
+	*old_rev = *new_rev = 0;
+	if (!spec || !*spec)
+		return TRUE;
+	parts = g_strsplit(spec, "..", 2);
+	if (!parts[0] || !parts[1] || !parse_rev(parts[0], old_rev) ||
+	    (*parts[1] && !parse_rev(parts[1], new_rev)) ||
+	    *old_rev == *new_rev) {
+		*old_rev = *new_rev = 0;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * The default pair: the latest revision and the one before it; with only
+ * @old_rev given, that one and the latest.
+ */
+static int
+default_pair(struct series_set *s, int *old_rev, int *new_rev)
+{
+	GArray *revs = series_revisions(s);
+	int rc = LORE_OK;
+
+	if (*old_rev && revs->len) {
+		*new_rev = g_array_index(revs, int, revs->len - 1);
+		if (*new_rev == *old_rev) {
+			lore_err("--range-diff: v%d is the latest revision: "
+				 "nothing newer to compare it with",
+				 *old_rev);
+			rc = LORE_ENOTFOUND;
+		}
+	} else if (revs->len < 2) {
+		if (revs->len)
+			lore_err("--range-diff: the thread holds only revision "
+				 "v%d: nothing to compare",
+				 g_array_index(revs, int, 0));
+		else
+			lore_err(
+			    "--range-diff: no patches found in the thread");
+		rc = LORE_ENOTFOUND;
+	} else {
+		*new_rev = g_array_index(revs, int, revs->len - 1);
+		*old_rev = g_array_index(revs, int, revs->len - 2);
+	}
+	g_array_unref(revs);
+	return rc;
+}
+
+/* One revision as the am job writes it, its summary kept quiet. */
+static int
+build(struct series_set *s, struct amjob_opts *o, int rev,
+      struct amjob_result *r)
+{
+	int quiet = lore_quiet, rc;
+
+	o->use_version = rev;
+	o->result = r;
+	o->hold = TRUE;
+	o->base_later = TRUE;
+	lore_quiet = 1;
+	rc = amjob_run(s, o);
+	lore_quiet = quiet;
+	o->result = NULL;
+	if (!rc && !r->mbox)
+		rc = LORE_ENOTFOUND;
+	return rc;
+}
+
+/* Where revision @r goes: its base-commit, the guessed base, or HEAD. */
+static char *
+choose_base(const struct amjob_result *r, struct config *cfg)
+{
+	const char *v = config_get(cfg, "guess-lookback", "guess-lookback");
+	struct treecheck tc;
+	int matched, days = v ? atoi(v) : 0;
+	char *base;
+
+	if (r->base_commit && treecheck_commit_known(r->base_commit) > 0)
+		return g_strdup(r->base_commit);
+	treecheck_parse(&tc, r->mbox);
+	base = treecheck_guess(&tc, days > 0 ? days : 14, &matched);
+	treecheck_clear(&tc);
+	return base ? base : g_strdup("HEAD");
+}
+
+/* Apply revision @rev in a temporary worktree; FALSE when it does not. */
+static gboolean
+apply_rev(const struct amjob_result *r, struct config *cfg, struct apply_job *j)
+{
+	g_autofree char *base = choose_base(r, cfg);
+	GError *err = NULL;
+
+	memset(j, 0, sizeof(*j));
+	j->mode = APPLY_NONE;
+	j->mbox = r->mbox;
+	j->base = base;
+	if (apply_run(j, &err) == LORE_OK) {
+		lore_info("v%d: applied on %.12s", r->revision, j->onto);
+		return TRUE;
+	}
+	lore_info("v%d does not apply: %s", r->revision, err->message);
+	g_error_free(err);
+	return FALSE;
+}
+
+static const char *
+color_arg(void)
+{
+	return isatty(STDOUT_FILENO) ? "--color=always" : "--no-color";
+}
+
+static int
+range_diff(struct apply_job *a, struct apply_job *b)
+{
+	g_autofree char *r1 = g_strdup_printf("%s..%s", a->onto, a->tip);
+	g_autofree char *r2 = g_strdup_printf("%s..%s", b->onto, b->tip);
+	const char *const argv[] = {"range-diff", color_arg(), r1, r2, NULL};
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	GError *err = NULL;
+	int rc = LORE_OK;
+
+	if (gitrun(NULL, argv, NULL, 0, out, e, NULL) != 0) {
+		g_autofree char *why = lore_term_safe(e->str, -1);
+
+		lore_err("git range-diff failed: %s", g_strchomp(why));
+		rc = LORE_ENOTFOUND;
+	} else if (!writer_stdout(out, &err)) {
+		lore_err("%s", err->message);
+		rc = err->code;
+		g_error_free(err);
+	}
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	return rc;
+}
+
+/* The mails of one revision: title -> body, and the titles in order. */
+struct mails {
+	GPtrArray *titles;
+	GHashTable *body; /* title -> message body (owned) */
+};
+
+static void
+add_mail(const char *msg, size_t len, void *data)
+{
+	struct mails *m = data;
+	struct message *p = message_parse(msg, len, NULL);
+	struct subject s;
+
+	if (!p)
+		return;
+	subject_parse(p->subject ? p->subject : "", &s);
+	if (!g_hash_table_contains(m->body, s.title)) {
+		g_ptr_array_add(m->titles, g_strdup(s.title));
+		g_hash_table_insert(m->body, g_strdup(s.title),
+				    g_strdup(message_body(p)));
+	}
+	subject_clear(&s);
+	message_free(p);
+}
+
+static void
+mails_load(struct mails *m, const GString *mbox)
+{
+	m->titles = g_ptr_array_new_with_free_func(g_free);
+	m->body =
+	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	mbox_split(mbox->str, mbox->len, add_mail, m);
+}
+
+static void
+mails_clear(struct mails *m)
+{
+	g_ptr_array_free(m->titles, TRUE);
+	g_hash_table_destroy(m->body);
+}
+
+/* git diff --no-index of two texts, labelled by their revision */
+static void
+diff_texts(GString *out, const char *dir, const char *a, const char *b)
+{
+	g_autofree char *fa = g_build_filename(dir, "old", NULL);
+	g_autofree char *fb = g_build_filename(dir, "new", NULL);
+	const char *const argv[] = {"diff", "--no-index", color_arg(),
+				    "old",  "new",	  NULL};
+	GString *e = g_string_new(NULL);
+
+	if (g_file_set_contents(fa, a ? a : "", -1, NULL) &&
+	    g_file_set_contents(fb, b ? b : "", -1, NULL))
+		gitrun(dir, argv, NULL, 0, out, e, NULL);
+	g_unlink(fa);
+	g_unlink(fb);
+	g_string_free(e, TRUE);
+}
+
+static int
+interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
+{
+	struct mails mo, mn;
+	GString *out = g_string_new(NULL);
+	struct tmpwt w = {NULL, NULL};
+	const char *dir;
+	GError *err = NULL;
+	guint i;
+	int rc = LORE_OK;
+
+	tmpwt_sweep(FALSE);
+	if (!(dir = w.dir = tmpwt_make_dir("interdiff", &err))) {
+		lore_err("cannot make a temporary folder: %s", err->message);
+		g_error_free(err);
+		g_string_free(out, TRUE);
+		return LORE_EIO;
+	}
+	mails_load(&mo, ro->mbox);
+	mails_load(&mn, rn->mbox);
+	g_string_append_printf(
+	    out, "Patch by patch, the mails of v%d against v%d:\n",
+	    ro->revision, rn->revision);
+	for (i = 0; i < mn.titles->len; i++) {
+		const char *t = mn.titles->pdata[i];
+		const char *old = g_hash_table_lookup(mo.body, t);
+		g_autofree char *st = lore_term_safe(t, -1);
+
+		if (!old) {
+			g_string_append_printf(out, "\n+++ new in v%d: %s\n",
+					       rn->revision, st);
+			continue;
+		}
+		if (!strcmp(old, g_hash_table_lookup(mn.body, t))) {
+			g_string_append_printf(out, "\n=== unchanged: %s\n",
+					       st);
+			continue;
+		}
+		g_string_append_printf(out, "\n!!! changed: %s\n", st);
+		diff_texts(out, dir, old, g_hash_table_lookup(mn.body, t));
+	}
+	for (i = 0; i < mo.titles->len; i++) {
+		const char *t = mo.titles->pdata[i];
+		g_autofree char *st = lore_term_safe(t, -1);
+
+		if (!g_hash_table_contains(mn.body, t))
+			g_string_append_printf(out,
+					       "\n--- dropped in v%d: %s\n",
+					       rn->revision, st);
+	}
+	if (!writer_stdout(out, &err)) {
+		lore_err("%s", err->message);
+		rc = err->code;
+		g_error_free(err);
+	}
+	tmpwt_remove(&w);
+	mails_clear(&mo);
+	mails_clear(&mn);
+	g_string_free(out, TRUE);
+	return rc;
+}
+
+int
+rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
+	      struct config *cfg)
+{
+	struct amjob_result ro = {0}, rn = {0};
+	struct apply_job jo = {0}, jn = {0};
+	g_autofree char *top = NULL;
+	int old_rev, new_rev, rc;
+
+	rangediff_parse(spec, &old_rev, &new_rev);
+	if (!new_rev && (rc = default_pair(s, &old_rev, &new_rev)))
+		return rc;
+	if ((rc = build(s, o, old_rev, &ro)) ||
+	    (rc = build(s, o, new_rev, &rn)))
+		goto out;
+	lore_info("Comparing v%d (%u patches) with v%d (%u patches)", old_rev,
+		  (guint)ro.present, new_rev, (guint)rn.present);
+	top = treecheck_toplevel();
+	if (!top)
+		lore_info(
+		    "not in a git work tree: the revisions are not applied");
+	if (top && apply_rev(&ro, cfg, &jo) && apply_rev(&rn, cfg, &jn))
+		rc = range_diff(&jo, &jn);
+	else
+		rc = interdiff(&ro, &rn);
+out:
+	apply_job_clear(&jo);
+	apply_job_clear(&jn);
+	amjob_result_clear(&ro);
+	amjob_result_clear(&rn);
+	return rc;
+}

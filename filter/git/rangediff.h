@@ -1,0 +1,28 @@
+/*
+ * rangediff.h - --range-diff (b4 diff): what changed between two
+ * revisions of a series. Each is applied on its own base in a temporary
+ * worktree (apply.h) and `git range-diff` compares the two; a revision
+ * that does not apply falls back to a patch-by-patch diff of the mails.
+ *
+ * Ownership: everything is borrowed for the duration of the call.
+ */
+#ifndef LORE_RANGEDIFF_H
+#define LORE_RANGEDIFF_H
+
+#include "write/amjob.h"
+#include "core/config.h"
+#include "thread/thread.h"
+
+/* "" (the latest and the one before), "OLD..NEW" ("1..3", "v1..v3") or
+ * "OLD.." (OLD and the latest: *new_rev 0); FALSE when @spec is none. */
+gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
+
+/*
+ * Build both revisions of the series @s that @spec names (as
+ * rangediff_parse() reads it) with @o's settings and write their
+ * range-diff on stdout (colored on a terminal). A lore_status.
+ */
+int rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
+		  struct config *cfg);
+
+#endif

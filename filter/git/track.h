@@ -1,0 +1,29 @@
+/*
+ * track.h - lore-am.track: after --apply, the tracking file `b4 ty`
+ * reads to thank the authors of applied series ($XDG_DATA_HOME/b4, else
+ * ~/.local/share/b4, SLUG.am, b4's JSON), with the commits applied.
+ * Off by default: nothing is written outside the output unless asked.
+ *
+ * Ownership: everything is borrowed for the duration of the call.
+ */
+#ifndef LORE_TRACK_H
+#define LORE_TRACK_H
+
+#include "thread/thread.h"
+
+#include <glib.h>
+
+/*
+ * Write the tracking file of the series in @mbox (its cover letter
+ * @cover, or NULL), applied as the commits @onto..@tip of the repository
+ * in the current folder; @t holds the original messages (To, Cc, Date,
+ * References). The file's path on success (g_free), else NULL with @err.
+ */
+char *track_write(struct thread *t, const GString *mbox, const GString *cover,
+		  const char *onto, const char *tip, gboolean cherrypick,
+		  GError **err);
+
+/* patchwork's hash of a diff, as b4 computes it (its pwhash). */
+char *track_pwhash(const char *diff, gsize len);
+
+#endif

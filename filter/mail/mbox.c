@@ -1,0 +1,603 @@
+/*
+ * mbox.c - mbox splitting (RFC 4155 From_ lines; the mboxrd quoting of
+ * ">*From " lines) and maildir walking (cur/ and new/, tmp/ ignored as the
+ * maildir spec requires).
+ */
+#include "mail/mbox.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+gboolean
+mbox_is_from_line(const char *line, size_t len)
+{
+	const char *colon, *end;
+	char tail[16];
+	size_t n;
+
+	if (len < 20 || memcmp(line, "From ", 5))
+		return FALSE;
+	end = line + len;
+	while (end > line && (end[-1] == '\r' || end[-1] == '\n'))
+		end--;
+	/* the last ':' is the one of ":SS" in "HH:MM:SS YYYY" */
+	for (colon = end - 1; colon > line + 5; colon--)
+		if (*colon == ':')
+			break;
+	if (colon - line < 9 || end - colon < 3)
+		return FALSE;
+	if (!g_ascii_isdigit(colon[-4]) || !g_ascii_isdigit(colon[-2]) ||
+	    !g_ascii_isdigit(colon[-1]) || !g_ascii_isdigit(colon[1]) ||
+	    !g_ascii_isdigit(colon[2]))
+		return FALSE;
+	/* then a year after 1990, as git mailsplit wants it */
+	n = MIN((size_t)(end - (colon + 3)), sizeof(tail) - 1);
+	memcpy(tail, colon + 3, n);
+	tail[n] = '\0';
+	return strtol(tail, NULL, 10) > 90;
+}
+
+static gboolean
+is_escaped_from(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && line[i] == '>')
+		i++;
+	return i > 0 && len - i >= 5 && !memcmp(line + i, "From ", 5);
+}
+
+/* Hand one message to @cb, removing one level of ">From " quoting. */
+void
+mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data)
+{
+	size_t pos = 0;
+	const char *line;
+	size_t ll;
+	GString *s = NULL;
+
+	/* fast path: most messages have no quoted From_ lines at all */
+	if (!memmem(msg, len, ">From ", 6)) {
+		cb(msg, len, data);
+		return;
+	}
+	s = g_string_sized_new(len);
+	while (lore_next_line(msg, len, &pos, &line, &ll)) {
+		if (is_escaped_from(line, ll))
+			g_string_append_len(s, line + 1, ll - 1);
+		else
+			g_string_append_len(s, line, ll);
+		if (line + ll < msg + len)
+			g_string_append_c(s, '\n');
+	}
+	cb(s->str, s->len, data);
+	g_string_free(s, TRUE);
+}
+
+/*
+ * An unescaped "From " line in a body (mboxo written carelessly) must not
+ * split a message: without a date on it, a separator is only one that a
+ * header field follows.
+ */
+static gboolean
+header_follows(const char *buf, size_t len, size_t pos)
+{
+	const char *l;
+	size_t ll, i;
+
+	if (!lore_next_line(buf, len, &pos, &l, &ll))
+		return FALSE;
+	for (i = 0; i < ll; i++) {
+		if (l[i] == ':')
+			return i > 0;
+		if (l[i] <= ' ' || l[i] > '~')
+			return FALSE;
+	}
+	return FALSE;
+}
+
+/*
+ * The splitter between two calls of split_lines(): offsets into the
+ * caller's buffer, which always starts at or before the current message.
+ */
+struct split {
+	goffset base;	 /* the file offset of the buffer's first byte */
+	size_t pos;	 /* the next line to read */
+	size_t start;	 /* where the current message starts */
+	size_t searched; /* the unfinished line is searched for its '\n'
+			    from here (a line that never ends, a bomb of
+			    zeros, is searched once, not once per chunk) */
+	gboolean prev_blank, have;
+	gboolean framed; /* a From_ line was seen */
+	mbox_cb cb;
+	mbox_span_cb span; /* instead of cb: the raw bytes and their place */
+	void *data;
+	const gboolean *stop; /* once TRUE, nothing more is handed over */
+};
+
+static void
+hand_over(struct split *st, const char *buf, size_t start, size_t end)
+{
+	if (st->span)
+		st->span(st->base + (goffset)start, buf + start, end - start,
+			 st->data);
+	else
+		mbox_unquote(buf + start, end - start, st->cb, st->data);
+}
+
+/*
+ * Read the lines of [buf, buf+len) from st->pos on, handing over each
+ * message that a From_ line ends. Without @final, an unfinished last line
+ * waits for more input; with it, the last message is handed over too.
+ */
+static void
+split_lines(struct split *st, const char *buf, size_t len, gboolean final)
+{
+	while (st->pos < len) {
+		const char *line = buf + st->pos;
+		size_t from = MAX(st->pos, st->searched);
+		const char *nl = memchr(buf + from, '\n', len - from);
+		size_t off = st->pos, ll, cl;
+
+		if (!nl && !final) {
+			st->searched = len;
+			break;
+		}
+		ll = nl ? (size_t)(nl - line) : len - off;
+		st->pos = nl ? (size_t)(nl - buf + 1) : len;
+		cl = (ll && line[ll - 1] == '\r') ? ll - 1 : ll;
+		if (cl >= 5 && !memcmp(line, "From ", 5) &&
+		    !mbox_is_from_line(line, cl) && st->prev_blank && !final &&
+		    !memchr(buf + st->pos, '\n', len - st->pos)) {
+			/* header_follows() needs the whole next line */
+			st->pos = off;
+			break;
+		}
+		if (cl >= 5 && !memcmp(line, "From ", 5) &&
+		    (mbox_is_from_line(line, cl) ||
+		     (st->prev_blank && header_follows(buf, len, st->pos)))) {
+			/* the blank line before a From_ line separates */
+			size_t end = off, start = st->start;
+
+			if (st->prev_blank && end > start + 1 &&
+			    buf[end - 1] == '\n')
+				end -=
+				    (end >= start + 2 && buf[end - 2] == '\r')
+					? 2
+					: 1;
+			if (st->have && end > start)
+				hand_over(st, buf, start, end);
+			if (st->stop && *st->stop) {
+				st->pos = len;
+				return;
+			}
+			st->start = off;
+			st->have = TRUE;
+			st->framed = TRUE;
+		} else if (!st->have) {
+			/* a single message without a From_ line */
+			st->have = TRUE;
+			st->start = off;
+		}
+		st->prev_blank = (cl == 0);
+	}
+	if (!final || (st->stop && *st->stop))
+		return;
+	/*
+	 * The last message of an mbox ends with the same blank line as the
+	 * others (mutt and mboxrd writers add one after every message):
+	 * drop it too, or each read-and-write round trip would grow the last
+	 * message by a line. A bare message (no From_ line) keeps its bytes.
+	 */
+	if (st->have && st->framed && st->prev_blank && len > st->start + 1 &&
+	    buf[len - 1] == '\n')
+		len -= (len >= st->start + 2 && buf[len - 2] == '\r') ? 2 : 1;
+	if (st->have && len > st->start)
+		hand_over(st, buf, st->start, len);
+}
+
+void
+mbox_split(const char *buf, size_t len, mbox_cb cb, void *data)
+{
+	struct split st = {.prev_blank = TRUE, .cb = cb, .data = data};
+
+	split_lines(&st, buf, len, TRUE);
+}
+
+struct mbox_stream {
+	GString *buf; /* from the start of the current message on */
+	struct split st;
+};
+
+static struct mbox_stream *
+stream_new(const struct split *init)
+{
+	struct mbox_stream *s = g_new0(struct mbox_stream, 1);
+
+	s->buf = g_string_sized_new(2 * 65536);
+	s->st = *init;
+	return s;
+}
+
+struct mbox_stream *
+mbox_stream_new(mbox_cb cb, void *data)
+{
+	struct split st = {.prev_blank = TRUE, .cb = cb, .data = data};
+
+	return stream_new(&st);
+}
+
+void
+mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
+{
+	struct split *st = &s->st;
+
+	g_string_append_len(s->buf, p, n);
+	split_lines(st, s->buf->str, s->buf->len, FALSE);
+	/* what was handed over is no longer needed */
+	if (st->have && st->start) {
+		g_string_erase(s->buf, 0, st->start);
+		st->base += (goffset)st->start;
+		st->pos -= st->start;
+		st->searched =
+		    st->searched > st->start ? st->searched - st->start : 0;
+		st->start = 0;
+	}
+}
+
+size_t
+mbox_stream_held(const struct mbox_stream *s)
+{
+	return s->buf->len;
+}
+
+void
+mbox_stream_end(struct mbox_stream *s)
+{
+	split_lines(&s->st, s->buf->str, s->buf->len, TRUE);
+	g_string_truncate(s->buf, 0);
+	s->st.have = FALSE;
+	s->st.pos = s->st.start = s->st.searched = 0;
+}
+
+void
+mbox_stream_free(struct mbox_stream *s)
+{
+	if (!s)
+		return;
+	g_string_free(s->buf, TRUE);
+	g_free(s);
+}
+
+/* Read up to @n bytes into @buf: the count, 0 at the end, -1 on error. */
+typedef gssize (*read_fn)(void *handle, char *buf, size_t n);
+
+static gssize
+read_file(void *handle, char *buf, size_t n)
+{
+	size_t got = fread(buf, 1, n, handle);
+
+	return got || !ferror(handle) ? (gssize)got : -1;
+}
+
+static gssize
+read_gz(void *handle, char *buf, size_t n)
+{
+	return gzread(handle, buf, n);
+}
+
+#define SPLIT_CHUNK 65536
+
+/*
+ * Split an mbox as it is read, chunk by chunk: only the message being read
+ * is held in memory, never the whole file (a large archive would otherwise
+ * be in memory twice, once read and once in its messages).
+ */
+static gboolean
+split_stream(read_fn rd, void *handle, const struct split *init)
+{
+	struct mbox_stream *s = stream_new(init);
+	char *chunk = g_malloc(SPLIT_CHUNK);
+	gssize n = 0;
+
+	while (!(init->stop && *init->stop) &&
+	       (n = rd(handle, chunk, SPLIT_CHUNK)) > 0)
+		mbox_stream_feed(s, chunk, n);
+	if (init->stop && *init->stop)
+		n = 0;
+	if (n == 0)
+		mbox_stream_end(s);
+	g_free(chunk);
+	mbox_stream_free(s);
+	return n == 0;
+}
+
+static gboolean
+read_error(const char *path, GError **err)
+{
+	g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s", path,
+		    g_strerror(errno));
+	return FALSE;
+}
+
+static GBytes *
+too_big(GByteArray *a, const char *path, gsize max, GError **err)
+{
+	g_byte_array_unref(a);
+	if (!strcmp(path, "stdin"))
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "standard input: the message is larger than "
+			    "%" G_GSIZE_FORMAT " MiB; refused",
+			    max >> 20);
+	else
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "'%s' is larger than %" G_GSIZE_FORMAT
+			    " MiB; refused",
+			    path, max >> 20);
+	return NULL;
+}
+
+/*
+ * Over @max bytes (0: no limit), @cut keeps the first @max + 1 of them (a
+ * length that says "too big" with no more held) where it would fail.
+ */
+static GBytes *
+slurp_fd(FILE *f, const char *path, gsize max, gboolean cut, GError **err)
+{
+	GByteArray *a;
+	struct stat st;
+	guint8 tmp[65536];
+	size_t n;
+
+	/* a regular file is read into a buffer of its size, not doubled */
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
+		if (max && !cut && (gsize)st.st_size > max)
+			return too_big(g_byte_array_new(), path, max, err);
+		a = g_byte_array_sized_new(max ? MIN((gsize)st.st_size, max) + 1
+					       : (gsize)st.st_size + 1);
+	} else {
+		a = g_byte_array_new();
+	}
+	while ((n = fread(tmp, 1, sizeof(tmp), f)) > 0) {
+		g_byte_array_append(a, tmp, n);
+		if (max && a->len > max && cut) {
+			g_byte_array_set_size(a, max + 1);
+			break;
+		}
+		if (max && a->len > max)
+			return too_big(a, path, max, err);
+	}
+	if (ferror(f)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(errno));
+		g_byte_array_unref(a);
+		return NULL;
+	}
+	return g_byte_array_free_to_bytes(a);
+}
+
+/* Read a gzip file (mail stores sometimes keep messages compressed). */
+static GBytes *
+slurp_gz(const char *path, gsize max, gboolean cut, GError **err)
+{
+	gzFile gz = gzopen(path, "rb");
+	GByteArray *a;
+	guint8 tmp[65536];
+	int n;
+
+	if (!gz) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(errno));
+		return NULL;
+	}
+	a = g_byte_array_new();
+	while ((n = gzread(gz, tmp, sizeof(tmp))) > 0) {
+		g_byte_array_append(a, tmp, n);
+		if (max && a->len > max && cut) {
+			g_byte_array_set_size(a, max + 1);
+			n = 0;
+			break;
+		}
+		if (max && a->len > max) {
+			gzclose(gz);
+			return too_big(a, path, max, err);
+		}
+	}
+	if (n < 0) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot decompress '%s'", path);
+		gzclose(gz);
+		g_byte_array_unref(a);
+		return NULL;
+	}
+	gzclose(gz);
+	return g_byte_array_free_to_bytes(a);
+}
+
+static GBytes *
+slurp(const char *path, gsize max, gboolean cut, GError **err)
+{
+	GBytes *b;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return slurp_fd(stdin, "stdin", max, cut, err);
+	if (g_str_has_suffix(path, ".gz"))
+		return slurp_gz(path, max, cut, err);
+	f = fopen(path, "rb");
+	if (!f) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(errno));
+		return NULL;
+	}
+	b = slurp_fd(f, path, max, cut, err);
+	fclose(f);
+	return b;
+}
+
+GBytes *
+mbox_slurp(const char *path, gsize max, GError **err)
+{
+	return slurp(path, max, FALSE, err);
+}
+
+GBytes *
+mbox_slurp_message(const char *path)
+{
+	return slurp(path, LORE_MAX_MESSAGE, TRUE, NULL);
+}
+
+static int
+cmp_names(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static gboolean
+read_maildir(const char *path, mbox_cb cb, void *data, const gboolean *stop,
+	     GError **err)
+{
+	static const char *const subs[] = {"cur", "new"};
+	gboolean any = FALSE;
+	guint i, k;
+
+	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
+		g_autofree char *dir = g_build_filename(path, subs[i], NULL);
+		GDir *d = g_dir_open(dir, 0, NULL);
+		GPtrArray *names;
+		const char *n;
+
+		if (!d)
+			continue;
+		any = TRUE;
+		names = g_ptr_array_new_with_free_func(g_free);
+		while ((n = g_dir_read_name(d)))
+			if (n[0] != '.')
+				g_ptr_array_add(names, g_strdup(n));
+		g_dir_close(d);
+		/* a stable order, whatever readdir gives */
+		g_ptr_array_sort(names, cmp_names);
+		for (k = 0; k < names->len && !(stop && *stop); k++) {
+			g_autofree char *f =
+			    g_build_filename(dir, names->pdata[k], NULL);
+			GBytes *b = mbox_slurp_message(f);
+			gsize sz;
+			const char *p;
+
+			if (!b)
+				continue; /* vanished or unreadable: skip it */
+			p = g_bytes_get_data(b, &sz);
+			cb(p, sz, data);
+			g_bytes_unref(b);
+		}
+		g_ptr_array_free(names, TRUE);
+	}
+	if (!any)
+		g_set_error(
+		    err, LORE_ERROR, LORE_EUSAGE,
+		    "'%s' is a folder but not a maildir (no cur/ or new/)",
+		    path);
+	return any;
+}
+
+/* Read at most the bytes a limit leaves: a file that grows while it is
+ * read is split as it was when its size was taken. */
+struct limited {
+	FILE *f;
+	goffset left;
+};
+
+static gssize
+read_limited(void *handle, char *buf, size_t n)
+{
+	struct limited *l = handle;
+	gssize got;
+
+	if ((goffset)n > l->left)
+		n = (size_t)l->left;
+	if (!n)
+		return 0;
+	got = read_file(l->f, buf, n);
+	if (got > 0)
+		l->left -= got;
+	return got;
+}
+
+gboolean
+mbox_scan_spans(const char *path, goffset start, goffset end, mbox_span_cb cb,
+		void *data, GError **err)
+{
+	struct split st = {
+	    .base = start, .prev_blank = TRUE, .span = cb, .data = data};
+	struct limited l;
+	gboolean ok;
+
+	l.f = fopen(path, "rb");
+	if (!l.f)
+		return read_error(path, err);
+	l.left = end - start;
+	ok = fseeko(l.f, start, SEEK_SET) == 0 &&
+	     split_stream(read_limited, &l, &st);
+	if (!ok)
+		read_error(path, err);
+	fclose(l.f);
+	return ok;
+}
+
+gboolean
+mbox_read_path(const char *path, mbox_cb cb, void *data, GError **err)
+{
+	return mbox_read_path_until(path, cb, data, NULL, err);
+}
+
+gboolean
+mbox_read_path_until(const char *path, mbox_cb cb, void *data,
+		     const gboolean *stop, GError **err)
+{
+	struct split st = {
+	    .prev_blank = TRUE, .cb = cb, .data = data, .stop = stop};
+	gboolean ok;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return split_stream(read_file, stdin, &st) ||
+		       read_error("stdin", err);
+	if (g_file_test(path, G_FILE_TEST_IS_DIR))
+		return read_maildir(path, cb, data, stop, err);
+	if (g_str_has_suffix(path, ".gz")) {
+		gzFile gz = gzopen(path, "rb");
+
+		if (!gz)
+			return read_error(path, err);
+		ok = split_stream(read_gz, gz, &st);
+		gzclose(gz);
+		if (!ok)
+			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+				    "cannot decompress '%s'", path);
+		return ok;
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		return read_error(path, err);
+	ok = split_stream(read_file, f, &st) || read_error(path, err);
+	fclose(f);
+	return ok;
+}
+
+void
+mbox_append_mboxrd_line(GString *out, const char *line, size_t len)
+{
+	size_t q = 0;
+
+	while (q < len && line[q] == '>')
+		q++;
+	if (len - q >= 5 && !memcmp(line + q, "From ", 5))
+		g_string_append_c(out, '>');
+	g_string_append_len(out, line, len);
+}

@@ -1,0 +1,585 @@
+/*
+ * message.c - RFC 5322 header scan. Headers are read by hand (unfolding per
+ * RFC 5322 2.2.3) because threading a large archive needs only a handful of
+ * them; plain senders, subjects and dates are read here too, and anything
+ * odder goes through GMime. The body is msgbody.c's.
+ */
+#include "mail/message.h"
+#include "core/msgid.h"
+#include "mail/rfc2047.h"
+#include "core/util.h"
+
+#include <gmime/gmime.h>
+#include <string.h>
+
+/* Length of [p, end) after dropping a trailing '\r'. */
+static size_t
+chomp_len(const char *p, size_t n)
+{
+	return (n && p[n - 1] == '\r') ? n - 1 : n;
+}
+
+/* Collapse folding and runs of white space to single spaces. */
+static char *
+unfold(const char *p, size_t n)
+{
+	char *out = g_malloc(n + 1), *o = out;
+	gboolean sp = FALSE;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c == '\r' || c == '\n' || c == '\t' || c == ' ') {
+			sp = TRUE;
+			continue;
+		}
+		if (sp && o > out)
+			*o++ = ' ';
+		sp = FALSE;
+		*o++ = c;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Call @fn for each header field of @raw with its name and raw (folded)
+ * value; stops when @fn returns FALSE. Returns the body offset.
+ */
+typedef gboolean (*header_fn)(const char *name, size_t nlen, const char *val,
+			      size_t vlen, void *data);
+
+static size_t
+scan_headers(const char *raw, size_t len, header_fn fn, void *data,
+	     guint *nfields)
+{
+	size_t pos = 0, field_start = 0, colon = 0;
+	const char *line;
+	size_t ll;
+	gboolean in_field = FALSE, go = TRUE;
+	guint n = 0;
+
+	while (lore_next_line(raw, len, &pos, &line, &ll)) {
+		size_t cl = chomp_len(line, ll);
+
+		if (cl && (line[0] == ' ' || line[0] == '\t'))
+			continue; /* continuation of the current field */
+		if (in_field && go) {
+			size_t vend = line - raw;
+			const char *v = raw + colon + 1;
+
+			go = fn(raw + field_start, colon - field_start, v,
+				vend - (colon + 1), data);
+			n++;
+		}
+		in_field = FALSE;
+		if (cl == 0) {
+			if (nfields)
+				*nfields = n;
+			return pos;
+		}
+		{
+			const char *c = memchr(line, ':', cl);
+			size_t k;
+
+			if (!c)
+				continue; /* not a field: tolerate and skip */
+			for (k = 0; line + k < c; k++)
+				if (line[k] <= ' ' || line[k] > '~')
+					break;
+			if (line + k != c || k == 0)
+				continue;
+			in_field = TRUE;
+			field_start = line - raw;
+			colon = c - raw;
+		}
+	}
+	if (in_field && go) {
+		fn(raw + field_start, colon - field_start, raw + colon + 1,
+		   len - (colon + 1), data);
+		n++;
+	}
+	if (nfields)
+		*nfields = n;
+	return len;
+}
+
+struct want {
+	const char *name;
+	char *value;
+};
+
+static gboolean
+find_one(const char *name, size_t nlen, const char *val, size_t vlen,
+	 void *data)
+{
+	struct want *w = data;
+
+	if (strlen(w->name) == nlen &&
+	    !g_ascii_strncasecmp(name, w->name, nlen)) {
+		w->value = unfold(val, vlen);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *
+message_header(const struct message *msg, const char *name)
+{
+	struct want w = {name, NULL};
+
+	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL);
+	return w.value;
+}
+
+/* in this order: collect_field() knows each by its index */
+const char *const message_once_fields[] = {
+    "From", "Sender", "Subject",     "Date",	   "Message-ID",
+    "To",   "Cc",     "In-Reply-To", "References", NULL,
+};
+
+struct count {
+	const char *name;
+	guint n;
+};
+
+static gboolean
+count_one(const char *name, size_t nlen, const char *val, size_t vlen,
+	  void *data)
+{
+	struct count *c = data;
+
+	if (strlen(c->name) == nlen &&
+	    !g_ascii_strncasecmp(name, c->name, nlen))
+		c->n++;
+	return TRUE;
+}
+
+guint
+message_header_count(const struct message *msg, const char *name)
+{
+	struct count c = {name, 0};
+
+	scan_headers(msg->raw, msg->body_off, count_one, &c, NULL);
+	return c.n;
+}
+
+/* RFC 5322 atext, less the few characters whose handling we leave to GMime */
+static gboolean
+is_atext(char c)
+{
+	return g_ascii_isalnum(c) || (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
+}
+
+/*
+ * A dot-atom local@domain in ASCII, with a plain host name (letters,
+ * digits, '-'; no IDN "xn--" label that a parser might decode): any parser
+ * takes it as written.
+ */
+static gboolean
+plain_addr(const char *p, size_t n)
+{
+	const char *at = memchr(p, '@', n), *end = p + n, *q;
+
+	if (!at || at == p || at == end - 1 ||
+	    memchr(at + 1, '@', end - at - 1))
+		return FALSE;
+	for (q = p; q < end; q++) {
+		gboolean label_start = q == p || q == at + 1 || q[-1] == '.';
+
+		if (q == at)
+			continue;
+		if (*q == '.') {
+			/* no dot at either end of a part, no two in a row */
+			if (label_start || q + 1 == at || q + 1 == end)
+				return FALSE;
+		} else if (q < at) {
+			if (!is_atext(*q))
+				return FALSE;
+		} else if (!g_ascii_isalnum(*q) && *q != '-') {
+			return FALSE;
+		} else if (label_start && end - q >= 4 &&
+			   !g_ascii_strncasecmp(q, "xn--", 4)) {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/*
+ * The common forms "Name Surname <local@domain>" and "local@domain" in plain
+ * ASCII, where the name is atoms separated by single spaces (headers come
+ * here unfolded): no quotes, comments, encoded words, groups or lists, so
+ * there is nothing for GMime's address parser to interpret. Returns FALSE
+ * for anything else.
+ */
+static gboolean
+simple_mailbox(const char *v, char **name, char **email)
+{
+	size_t n = strlen(v), i;
+	const char *lt;
+
+	while (n && v[n - 1] == ' ')
+		n--;
+	while (n && *v == ' ')
+		v++, n--;
+	if (!n)
+		return FALSE;
+	if (v[n - 1] != '>') {
+		if (!plain_addr(v, n))
+			return FALSE;
+		*name = g_strdup("");
+		*email = g_strndup(v, n);
+		return TRUE;
+	}
+	lt = memchr(v, '<', n);
+	if (!lt || !plain_addr(lt + 1, v + n - 1 - (lt + 1)))
+		return FALSE;
+	/* the name: atoms (and dots inside them) separated by one space */
+	for (i = 0; v + i < lt; i++) {
+		char c = v[i];
+
+		if (c == '=' && v[i + 1] == '?')
+			return FALSE; /* an encoded word */
+		if (c == ' ') {
+			if (!i || v[i - 1] == ' ')
+				return FALSE;
+		} else if (!is_atext(c) &&
+			   (c != '.' || !i || v[i - 1] == ' ')) {
+			return FALSE; /* a dot may not start a word */
+		}
+	}
+	if (lt > v && lt[-1] != ' ')
+		return FALSE;
+	*name = g_strndup(v, lt > v ? (size_t)(lt - 1 - v) : 0);
+	*email = g_strndup(lt + 1, v + n - 1 - (lt + 1));
+	return TRUE;
+}
+
+void
+message_parse_addr(const char *value, char **name, char **email)
+{
+	InternetAddressList *list;
+
+	*name = NULL;
+	*email = NULL;
+	if (!value)
+		goto out;
+	if (simple_mailbox(value, name, email))
+		goto out;
+	list = internet_address_list_parse(NULL, value);
+	if (list) {
+		int i, n = internet_address_list_length(list);
+
+		for (i = 0; i < n && !*email; i++) {
+			InternetAddress *ia =
+			    internet_address_list_get_address(list, i);
+
+			if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+				InternetAddressList *m =
+				    internet_address_group_get_members(
+					INTERNET_ADDRESS_GROUP(ia));
+				if (!m || !internet_address_list_length(m))
+					continue;
+				ia = internet_address_list_get_address(m, 0);
+			}
+			if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
+				continue;
+			*email = g_strdup(internet_address_mailbox_get_addr(
+			    INTERNET_ADDRESS_MAILBOX(ia)));
+			*name = g_strdup(internet_address_get_name(ia));
+		}
+		g_object_unref(list);
+	}
+out:
+	/* decoded words may hold line breaks and escapes: one clean line */
+	{
+		char *n = lore_one_line(*name, -1);
+		char *e = lore_one_line(*email, -1);
+
+		g_free(*name);
+		g_free(*email);
+		*name = n;
+		*email = e;
+	}
+}
+
+struct collect {
+	struct message *msg;
+	char *from, *irt, *refs, *mid;
+	guint once_seen; /* bit i: message_once_fields[i] was seen */
+};
+
+/* Note a field of message_once_fields (index @i) seen a second time. */
+static void
+seen_once_field(struct collect *c, guint i)
+{
+	if (c->once_seen & (1u << i))
+		c->msg->once_twice = TRUE;
+	c->once_seen |= 1u << i;
+}
+
+#define IS(h) (nlen == strlen(h) && !g_ascii_strncasecmp(name, h, nlen))
+
+static gboolean
+collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
+	      void *data)
+{
+	struct collect *c = data;
+	struct message *m = c->msg;
+	char **slot = NULL;
+	gboolean ids = FALSE;
+	int once = -1; /* its index in message_once_fields */
+
+	switch (g_ascii_tolower(name[0])) {
+	case 'm':
+		if (IS("message-id"))
+			slot = &c->mid, ids = TRUE, once = 4;
+		break;
+	case 'i':
+		if (IS("in-reply-to"))
+			slot = &c->irt, ids = TRUE, once = 7;
+		break;
+	case 'r':
+		if (IS("references"))
+			slot = &c->refs, ids = TRUE, once = 8;
+		break;
+	case 's':
+		if (IS("subject"))
+			slot = &m->subject, once = 2;
+		else if (IS("sender"))
+			once = 1;
+		break;
+	case 'f':
+		if (IS("from"))
+			slot = &c->from, once = 0;
+		break;
+	case 'd':
+		if (IS("date"))
+			slot = &m->date_hdr, once = 3;
+		else if (IS("dkim-signature"))
+			m->dkim_signed = TRUE;
+		break;
+	case 'x':
+		if (IS("x-developer-signature"))
+			m->dev_signed = TRUE;
+		break;
+	case 't':
+		if (IS("to"))
+			slot = &m->to_hdr, once = 5;
+		break;
+	case 'c':
+		if (IS("cc"))
+			slot = &m->cc_hdr, once = 6;
+		else if (IS("content-type"))
+			slot = &m->ctype_hdr;
+		else if (IS("content-transfer-encoding"))
+			slot = &m->cte_hdr;
+		break;
+	}
+	if (once >= 0)
+		seen_once_field(c, once);
+	/* the first of a field is the one read, as git mailinfo and
+	 * patchwork read it */
+	if (!slot || *slot)
+		return TRUE;
+	/* what reaches the output or the terminal is cleaned at once; ids
+	 * and MIME parameters are kept as written for their parsers */
+	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
+	    slot == &m->to_hdr || slot == &m->cc_hdr)
+		*slot = lore_one_line(val, vlen);
+	else if (ids)
+		/* msgid.h reads ids between <> and strips white space around
+		 * them itself, so folding needs no undoing for these */
+		*slot = g_strndup(val, vlen);
+	else
+		*slot = unfold(val, vlen);
+	return TRUE;
+}
+
+/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it. */
+static gboolean
+plain_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((guchar)*s < 0x20 || (guchar)*s > 0x7e ||
+		    (s[0] == '=' && s[1] == '?'))
+			return FALSE;
+	return TRUE;
+}
+
+/* Read @n digits at *@p into *@v and move past them. */
+static gboolean
+digits(const char **p, int n, int *v)
+{
+	int i;
+
+	for (*v = 0, i = 0; i < n; i++, (*p)++) {
+		if (!g_ascii_isdigit(**p))
+			return FALSE;
+		*v = *v * 10 + (**p - '0');
+	}
+	return TRUE;
+}
+
+/*
+ * "[Ddd, ]D Mmm YYYY HH:MM:SS +ZZZZ", the form nearly every mailer writes,
+ * read without GMime's date parser and the GDateTime it builds. FALSE for
+ * anything else (no seconds, two-digit years, zone names, comments,
+ * impossible dates), which GMime then reads.
+ */
+static gboolean
+simple_date(const char *s, gint64 *t, int *tz)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	static const char days[] = "MonTueWedThuFriSatSun";
+	const char *p = s, *m;
+	int d, y, h, mi, sec, zh, zm, mon;
+	GDate date;
+
+	if (g_ascii_isalpha(*p)) {
+		if (!p[1] || !p[2])
+			return FALSE;
+		m = strstr(days, (char[]){p[0], p[1], p[2], 0});
+		if (!m || (m - days) % 3 || strncmp(p + 3, ", ", 2))
+			return FALSE;
+		p += 5;
+	}
+	if (!digits(&p, 1, &d))
+		return FALSE;
+	if (g_ascii_isdigit(*p))
+		d = d * 10 + (*p++ - '0');
+	if (*p++ != ' ' || !*p || !p[1] || !p[2] || p[3] != ' ')
+		return FALSE;
+	m = strstr(months, (char[]){p[0], p[1], p[2], 0});
+	if (!m || (m - months) % 3)
+		return FALSE;
+	mon = (m - months) / 3 + 1;
+	p += 4;
+	if (!digits(&p, 4, &y) || *p++ != ' ' || !digits(&p, 2, &h) ||
+	    *p++ != ':' || !digits(&p, 2, &mi) || *p++ != ':' ||
+	    !digits(&p, 2, &sec) || *p++ != ' ' || (*p != '+' && *p != '-'))
+		return FALSE;
+	m = p++;
+	if (!digits(&p, 2, &zh) || !digits(&p, 2, &zm) || *p)
+		return FALSE;
+	if (y < 1970 || h > 23 || mi > 59 || sec > 59 || zh > 14 || zm > 59 ||
+	    !g_date_valid_dmy(d, mon, y))
+		return FALSE;
+	g_date_clear(&date, 1);
+	g_date_set_dmy(&date, d, mon, y);
+	*tz = (*m == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
+	/* 719163: the Julian day (GLib counts from 1 January of year 1)
+	 * of 1 January 1970 */
+	*t = (gint64)(g_date_get_julian(&date) - 719163) * 86400 + h * 3600 +
+	     mi * 60 + sec - *tz;
+	return TRUE;
+}
+
+static void
+decode_dates(struct message *m)
+{
+	GDateTime *dt;
+
+	if (!m->date_hdr)
+		return;
+	if (simple_date(m->date_hdr, &m->date, &m->date_tz))
+		return;
+	dt = g_mime_utils_header_decode_date(m->date_hdr);
+	if (!dt)
+		return;
+	m->date = g_date_time_to_unix(dt);
+	m->date_tz = (int)(g_date_time_get_utc_offset(dt) / G_TIME_SPAN_SECOND);
+	g_date_time_unref(dt);
+}
+
+struct message *
+message_parse(const char *buf, size_t len, GError **err)
+{
+	struct message *m;
+	struct collect c = {0};
+	guint nfields = 0;
+	size_t skip = 0;
+
+	if (len > LORE_MAX_MESSAGE) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "the message is larger than %s; refused",
+			    LORE_MAX_MESSAGE_TEXT);
+		return NULL;
+	}
+	/* An mbox From_ line before the headers is not part of the message. */
+	if (len >= 5 && !memcmp(buf, "From ", 5)) {
+		const char *nl = memchr(buf, '\n', len);
+
+		skip = nl ? (size_t)(nl - buf + 1) : len;
+	}
+	m = g_new0(struct message, 1);
+	m->raw = g_malloc(len - skip + 1);
+	memcpy(m->raw, buf + skip, len - skip);
+	m->raw[len - skip] = '\0';
+	m->len = len - skip;
+	c.msg = m;
+	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields);
+	if (nfields == 0 || memchr(m->raw, '\0', m->body_off)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    nfields ? "NUL byte in the message header"
+				    : "not a mail message (no header fields)");
+		g_free(c.from);
+		g_free(c.irt);
+		g_free(c.refs);
+		g_free(c.mid);
+		message_free(m);
+		return NULL;
+	}
+	m->msgid = msgid_from_header(c.mid);
+	m->in_reply_to = msgid_from_header(c.irt);
+	m->refs = msgid_list(c.refs);
+	if (m->subject && plain_ascii(m->subject)) {
+		/* nothing to decode, and it is one clean line already */
+	} else if (m->subject) {
+		char *d = rfc2047_decode(m->subject);
+
+		g_free(m->subject);
+		m->subject = lore_one_line(d, -1);
+		g_free(d);
+	} else {
+		m->subject = g_strdup("");
+	}
+	message_parse_addr(c.from, &m->from_name, &m->from_email);
+	decode_dates(m);
+	/* kept for git's own author rules (mailinfo.h) */
+	m->from_hdr = c.from;
+	g_free(c.irt);
+	g_free(c.refs);
+	g_free(c.mid);
+	return m;
+}
+
+void
+message_free(struct message *msg)
+{
+	if (!msg)
+		return;
+	g_free(msg->msgid);
+	g_free(msg->in_reply_to);
+	if (msg->refs)
+		g_ptr_array_free(msg->refs, TRUE);
+	g_free(msg->subject);
+	g_free(msg->from_name);
+	g_free(msg->from_email);
+	g_free(msg->date_hdr);
+	g_free(msg->from_hdr);
+	g_free(msg->to_hdr);
+	g_free(msg->cc_hdr);
+	g_free(msg->ctype_hdr);
+	g_free(msg->cte_hdr);
+	/* a body used in place belongs to raw */
+	if (msg->body != msg->raw + msg->body_off)
+		g_free(msg->body);
+	g_free(msg->patch_text);
+	if (msg->split)
+		g_ptr_array_unref(msg->split);
+	g_free(msg->raw);
+	g_free(msg);
+}

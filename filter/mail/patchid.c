@@ -1,0 +1,128 @@
+/*
+ * patchid.c - git's patch-id in --stable mode (builtin/patch-id.c): white
+ * space removed, hunk headers and index lines skipped, each file's SHA-1
+ * summed into the result byte-wise with carry, so file order does not matter.
+ */
+#include "mail/patchid.h"
+#include "core/util.h"
+
+#include <string.h>
+
+struct pid {
+	guint8 result[20];
+	GChecksum *ctx;
+	gboolean any;
+};
+
+static void
+flush_file(struct pid *p)
+{
+	guint8 d[20];
+	gsize n = sizeof(d);
+	unsigned carry = 0;
+	int i;
+
+	g_checksum_get_digest(p->ctx, d, &n);
+	for (i = 0; i < 20; i++) {
+		carry += p->result[i] + d[i];
+		p->result[i] = carry & 0xff;
+		carry >>= 8;
+	}
+	g_checksum_reset(p->ctx);
+}
+
+static void
+hash_nospace(struct pid *p, const char *l, size_t n)
+{
+	char buf[256];
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		if (g_ascii_isspace(l[i]))
+			continue;
+		buf[o++] = l[i];
+		if (o == sizeof(buf)) {
+			g_checksum_update(p->ctx, (guchar *)buf, o);
+			o = 0;
+		}
+	}
+	if (o)
+		g_checksum_update(p->ctx, (guchar *)buf, o);
+	p->any = TRUE;
+}
+
+/* "@@ -a[,b] +c[,d] @@": line counts, 1 when omitted */
+static void
+hunk_counts(const char *l, size_t n, int *before, int *after)
+{
+	g_autofree char *s = g_strndup(l, n);
+	const char *p = s + 4;
+	char *e;
+
+	*before = *after = 1;
+	strtoul(p, &e, 10);
+	if (*e == ',')
+		*before = strtoul(e + 1, &e, 10);
+	p = strchr(e, '+');
+	if (!p)
+		return;
+	strtoul(p + 1, &e, 10);
+	if (*e == ',')
+		*after = strtoul(e + 1, &e, 10);
+}
+
+char *
+patchid_stable(const char *text)
+{
+	struct pid p = {{0}, NULL, FALSE};
+	size_t pos = 0, len = strlen(text), ll;
+	const char *l;
+	int before = -1, after = -1;
+	gboolean started = FALSE;
+	GString *hex;
+	int i;
+
+	p.ctx = g_checksum_new(G_CHECKSUM_SHA1);
+	while (lore_next_line(text, len, &pos, &l, &ll)) {
+		/* "\ No newline at end of file" */
+		if (ll > 12 && l[0] == '\\' && l[1] == ' ')
+			continue;
+		/* everything before the first "diff " line is commentary */
+		if (!started && !(ll >= 5 && !memcmp(l, "diff ", 5)))
+			continue;
+		started = TRUE;
+		if (before == -1) {
+			if (ll >= 6 && !memcmp(l, "index ", 6))
+				continue;
+			if (ll >= 4 && !memcmp(l, "--- ", 4))
+				before = after = 1;
+			else if (!g_ascii_isalpha(l[0]))
+				break;
+		}
+		if (before == 0 && after == 0) {
+			if (ll >= 4 && !memcmp(l, "@@ -", 4)) {
+				hunk_counts(l, ll, &before, &after);
+				continue;
+			}
+			if (!(ll >= 5 && !memcmp(l, "diff ", 5)))
+				break;
+			flush_file(&p);
+			before = after = -1;
+		}
+		if (ll && (l[0] == '-' || l[0] == ' '))
+			before--;
+		if (ll && (l[0] == '+' || l[0] == ' '))
+			after--;
+		hash_nospace(&p, l, ll);
+	}
+	if (!p.any) {
+		g_checksum_free(p.ctx);
+		return NULL;
+	}
+	flush_file(&p);
+	g_checksum_free(p.ctx);
+	hex = g_string_sized_new(41);
+	for (i = 0; i < 20; i++)
+		g_string_append_printf(hex, "%02x", p.result[i]);
+	return g_string_free(hex, FALSE);
+}

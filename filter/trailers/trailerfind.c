@@ -1,0 +1,359 @@
+/*
+ * trailerfind.c - trailer lines in text, git trailer syntax with b4's
+ * heuristics (LoreMessage.find_trailers()): "Token: value" lines, a
+ * wrapped address or Fixes: subject joined again, a "# note" tail or a
+ * "[note]" line attached, nothing after a "-- " signature; in a reply,
+ * only what reviewers send. A commit message's trailers keep their text
+ * as written.
+ */
+#include "mail/message.h"
+#include "trailers/trailer-int.h"
+#include "core/util.h"
+
+#include <string.h>
+
+static const char *const link_names[] = {"link", "buglink", "closes", NULL};
+static const char *const nonperson_names[] = {
+    "link", "buglink",	    "closes",	 "fixes",	"subject",
+    "date", "obsoleted-by", "change-id", "base-commit", NULL,
+};
+/* Never trailers in a review reply: they are mail or patch metadata. */
+static const char *const reply_bad_names[] = {
+    "from",	 "author",	"cc",	       "to",	    "date", "subject",
+    "subscribe", "unsubscribe", "base-commit", "change-id", NULL,
+};
+static const char *const ignored_names[] = {
+    "phone",
+    "email",
+    "prerequisite-message-id",
+    NULL,
+};
+
+static gboolean
+has_url(const char *v)
+{
+	return strstr(v, "http://") || strstr(v, "https://");
+}
+
+/*
+ * Match "^\s*(\w\S+):\s+(\S.*)": a token of two or more characters starting
+ * with a word character and ending in ':', white space, then a value.
+ */
+static gboolean
+parse_trailer_line(const char *line, char **name, char **value)
+{
+	const char *p = line, *tok, *colon, *v;
+
+	while (g_ascii_isspace(*p))
+		p++;
+	tok = p;
+	if (!(g_ascii_isalnum(*tok) || *tok == '_' || (guchar)*tok >= 0x80))
+		return FALSE;
+	while (*p && !g_ascii_isspace(*p))
+		p++;
+	colon = p - 1;
+	if (*colon != ':' || colon - tok < 2 || !*p)
+		return FALSE;
+	v = p;
+	while (g_ascii_isspace(*v))
+		v++;
+	if (!*v)
+		return FALSE;
+	*name = g_strndup(tok, colon - tok);
+	*value = g_strdup(v);
+	return TRUE;
+}
+
+/* "(.*\S+)(\s+#[^#]+)$": split a trailing "  # comment" off @value. */
+static char *
+split_extinfo(char *value)
+{
+	char *hash = strrchr(value, '#');
+	char *k;
+
+	if (!hash || !hash[1] || hash == value || !g_ascii_isspace(hash[-1]))
+		return NULL;
+	for (k = hash; k > value && g_ascii_isspace(k[-1]); k--)
+		;
+	if (k == value)
+		return NULL;
+	{
+		char *x = g_strdup(k);
+
+		*k = '\0';
+		return x;
+	}
+}
+
+static gboolean
+is_bracket_line(const char *line)
+{
+	const char *p = line, *e;
+
+	while (g_ascii_isspace(*p))
+		p++;
+	if (*p != '[')
+		return FALSE;
+	e = line + strlen(line);
+	while (e > p && g_ascii_isspace(e[-1]))
+		e--;
+	if (e - p < 3 || e[-1] != ']')
+		return FALSE;
+	return !memchr(p + 1, ']', e - p - 2);
+}
+
+static gboolean
+hexword(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!g_ascii_isdigit(s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
+			return FALSE;
+	return n > 0;
+}
+
+/* "Fixes: abc123 (subject" that a mailer wrapped before its ')' */
+static gboolean
+is_open_fixes(const char *l)
+{
+	const char *c = strchr(l, ':'), *p, *h;
+
+	if (!c || c == l || memchr(l, ' ', c - l) || !g_ascii_isspace(c[1]))
+		return FALSE;
+	p = c + 1;
+	while (g_ascii_isspace(*p))
+		p++;
+	h = p;
+	while (*p && !g_ascii_isspace(*p))
+		p++;
+	if (!hexword(h, p - h) || !g_ascii_isspace(*p))
+		return FALSE;
+	while (g_ascii_isspace(*p))
+		p++;
+	return *p == '(' && p[1] && !strchr(p, ')');
+}
+
+/* "Signed-off-by: Long Name" with the <address> wrapped to the next line */
+static gboolean
+is_open_person(const char *l, const char *next)
+{
+	const char *c = strchr(l, ':');
+	size_t nl = strlen(next);
+
+	if (!c || c == l || memchr(l, ' ', c - l) || !g_ascii_isspace(c[1]) ||
+	    strchr(c, '<'))
+		return FALSE;
+	return nl >= 3 && next[0] == '<' && next[nl - 1] == '>' &&
+	       !memchr(next, '>', nl - 1);
+}
+
+/*
+ * The lines of @text before its "-- " signature, cut in place in one copy
+ * of it (@buf), with wrapped trailers joined again (those strings are
+ * allocated in @joined). Lines are borrowed from either; with @raw, @orig
+ * holds, for each, its text as written (the two lines of a joined one),
+ * else it is NULL.
+ */
+struct lines {
+	char *buf;
+	GPtrArray *lines;  /* char *, borrowed */
+	GPtrArray *orig;   /* char *, borrowed; or NULL */
+	GPtrArray *joined; /* char *, owned */
+};
+
+static void
+joined_lines(const char *text, struct lines *out, gboolean raw)
+{
+	static char empty[] = "";
+	const char *sig = strstr(text, "\n-- \n");
+	GPtrArray *cut = g_ptr_array_new();
+	const char *lead = text, *ind = text;
+	char **lines, *p;
+	guint i;
+
+	/* b4 strips the text: the first line's indentation is only kept for
+	 * its text as written */
+	while (g_ascii_isspace(*lead) && lead != sig) {
+		if (*lead == '\n')
+			ind = lead + 1;
+		lead++;
+	}
+	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
+	g_strstrip(out->buf);
+	out->lines = g_ptr_array_new();
+	out->orig = raw ? g_ptr_array_new() : NULL;
+	out->joined = g_ptr_array_new_with_free_func(g_free);
+	for (p = out->buf; *out->buf;) {
+		char *nl = strchr(p, '\n');
+
+		g_ptr_array_add(cut, p);
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	g_ptr_array_add(cut, NULL);
+	lines = (char **)cut->pdata;
+	for (i = 0; lines[i]; i++) {
+		char *j = NULL;
+
+		if (lines[i + 1] && is_open_fixes(lines[i]) &&
+		    strchr(lines[i + 1], ')') && lines[i + 1][0] != ')')
+			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
+		else if (lines[i + 1] && is_open_person(lines[i], lines[i + 1]))
+			j = g_strdup_printf("%s %s", lines[i], lines[i + 1]);
+		if (j && raw) {
+			char *o =
+			    g_strdup_printf("%s\n%s", lines[i], lines[i + 1]);
+
+			g_ptr_array_add(out->joined, o);
+			g_ptr_array_add(out->orig, o);
+		} else if (raw) {
+			g_ptr_array_add(out->orig, lines[i]);
+		}
+		if (j) {
+			g_ptr_array_add(out->joined, j);
+			g_ptr_array_add(out->lines, j);
+			i++;
+		} else {
+			g_ptr_array_add(out->lines, lines[i]);
+		}
+	}
+	if (raw && out->orig->len && lead > ind) {
+		char *o = g_strdup_printf("%.*s%s", (int)(lead - ind), ind,
+					  (char *)out->orig->pdata[0]);
+
+		g_ptr_array_add(out->joined, o);
+		out->orig->pdata[0] = o;
+	}
+	/* b4 appends a newline before splitting: one empty last line */
+	g_ptr_array_add(out->lines, empty);
+	if (raw)
+		g_ptr_array_add(out->orig, empty);
+	g_ptr_array_free(cut, TRUE);
+}
+
+/* A trailer's text as written: its line(s), each without the CRs at its
+ * ends (the parsed line lost those too). */
+static char *
+raw_text(const char *orig)
+{
+	g_auto(GStrv) parts = g_strsplit(orig, "\n", -1);
+	guint i;
+
+	for (i = 0; parts[i]; i++) {
+		char *p = parts[i];
+		size_t n;
+
+		while (*p == '\r')
+			p++;
+		n = strlen(p);
+		while (n && p[n - 1] == '\r')
+			n--;
+		memmove(parts[i], p, n);
+		parts[i][n] = '\0';
+	}
+	return g_strjoinv("\n", parts);
+}
+
+void
+trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
+	     GPtrArray *others)
+{
+	struct lines ls;
+	gboolean was_trailer = FALSE;
+	guint i, nothers = 0;
+
+	joined_lines(text ? text : "", &ls, !followup);
+	for (i = 0; i < ls.lines->len; i++) {
+		char *line = ls.lines->pdata[i];
+		char *name = NULL, *value = NULL, *lname, *x;
+		size_t l;
+
+		/* strip('\r') */
+		while (*line == '\r')
+			line++;
+		l = strlen(line);
+		while (l && line[l - 1] == '\r')
+			line[--l] = '\0';
+		if (parse_trailer_line(line, &name, &value)) {
+			gboolean skip = FALSE;
+
+			lname = g_ascii_strdown(name, -1);
+			if (followup) {
+				if (trailer_in_set(ignored_names, lname))
+					skip = TRUE;
+				else if (nothers &&
+					 (!strcmp(lname, "subject") ||
+					  !strcmp(lname, "date") ||
+					  !strcmp(lname, "from")))
+					skip = TRUE;
+				else if (!g_str_is_ascii(lname))
+					skip = TRUE;
+				else if (!trailer_looks_like_person(value) &&
+					 !trailer_in_set(nonperson_names,
+							 lname))
+					skip = TRUE;
+				else if (has_url(value) &&
+					 !trailer_in_set(link_names, lname))
+					skip = TRUE;
+			}
+			g_free(lname);
+			if (skip) {
+				g_free(name);
+				g_free(value);
+				continue;
+			}
+			x = split_extinfo(value);
+			g_ptr_array_add(trailers, trailer_new(name, value, x));
+			if (!followup)
+				((struct trailer *)
+				     trailers->pdata[trailers->len - 1])
+				    ->raw = raw_text(ls.orig->pdata[i]);
+			g_free(x);
+			g_free(name);
+			g_free(value);
+			was_trailer = TRUE;
+			continue;
+		}
+		if (l > 2 && was_trailer && is_bracket_line(line)) {
+			struct trailer *t = trailers->pdata[trailers->len - 1];
+
+			g_free(t->extinfo);
+			t->extinfo = g_strdup(line);
+			was_trailer = FALSE;
+			continue;
+		}
+		was_trailer = FALSE;
+		nothers++;
+		if (others)
+			g_ptr_array_add(others, g_strdup(line));
+	}
+	g_ptr_array_free(ls.lines, TRUE);
+	if (ls.orig)
+		g_ptr_array_free(ls.orig, TRUE);
+	g_ptr_array_free(ls.joined, TRUE);
+	g_free(ls.buf);
+}
+
+GPtrArray *
+trailer_from_reply(const struct message *src, const char *body)
+{
+	GPtrArray *all = trailer_array_new();
+	GPtrArray *out = trailer_array_new();
+	guint i;
+
+	trailer_find(body, TRUE, all, NULL);
+	for (i = 0; i < all->len; i++) {
+		struct trailer *t = all->pdata[i];
+
+		if (trailer_in_set(reply_bad_names, t->lname))
+			continue;
+		all->pdata[i] = NULL;
+		t->src = src;
+		g_ptr_array_add(out, t);
+	}
+	g_ptr_array_free(all, TRUE);
+	return out;
+}
