@@ -6,6 +6,10 @@
 #                                its request log to $TRASH/tinyN.log
 #                                (N = $TINY_N); stopped by PID at exit
 #   free_port VAR                set VAR to a port nothing listens on
+#   gz_thread                    bench/gen-thread.sh's small thread in
+#                                $TRASH/thread.mbox and gzipped in
+#                                $TRASH/thread.gz (what an archive sends);
+#                                COVER is its cover letter's Message-ID
 #   lore NAME ARGS...            run lore-am with stdin from /dev/null;
 #                                $TRASH/NAME.out, NAME.err, NAME.rc
 #   fails NAME STATUS ERE DESC   check that run: exit STATUS, one line on
@@ -42,6 +46,12 @@ free_port() {
 	rm -f "$pf"
 	perl "$TEST_DIR/tiny-httpd.pl" "$pf" - freeport || return 1
 	printf -v "$1" '%s' "$(cat "$pf")"
+}
+
+gz_thread() {
+	COVER=$("$SRC_DIR/bench/gen-thread.sh" --preset small \
+		-o "$TRASH/thread.mbox") || return 1
+	gzip -c "$TRASH/thread.mbox" >"$TRASH/thread.gz"
 }
 
 lore() {
