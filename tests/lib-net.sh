@@ -12,6 +12,11 @@
 #                                COVER is its cover letter's Message-ID
 #   lore NAME ARGS...            run lore-am with stdin from /dev/null;
 #                                $TRASH/NAME.out, NAME.err, NAME.rc
+#   lore_in NAME FILE ARGS...    the same with FILE piped in, as a mail
+#                                client does
+#   am_gives DIR NAME REF        git am of $TRASH/NAME.out on base in the
+#                                repository DIR (branch tNAME) gives REF's
+#                                tree
 #   fails NAME STATUS ERE DESC   check that run: exit STATUS, one line on
 #                                stderr matching "^lore-am: ERE" (grep -E),
 #                                nothing on stdout
@@ -57,8 +62,19 @@ gz_thread() {
 lore() {
 	local name=$1
 	shift
-	"$LORE_AM" "$@" </dev/null >"$TRASH/$name.out" 2>"$TRASH/$name.err"
+	lore_in "$name" /dev/null "$@"
+}
+
+lore_in() {
+	local name=$1 in=$2
+	shift 2
+	"$LORE_AM" "$@" <"$in" >"$TRASH/$name.out" 2>"$TRASH/$name.err"
 	echo $? >"$TRASH/$name.rc"
+}
+
+am_gives() {
+	(cd "$1" && git checkout -q -f -B "t$2" base &&
+	 git am -q "$TRASH/$2.out" && git diff --quiet "$3")
 }
 
 fails() {
