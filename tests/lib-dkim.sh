@@ -148,3 +148,34 @@ am() {
 
 # failed NAME: how many failure lines (✗) NAME's run printed
 failed() { grep -c '✗' "$1.err"; }
+
+# status_header NAME VALUE: lore-am --passthrough --status-header on NAME's
+# thread (as am, in the folder pt) marks the piped patch attestation=VALUE
+status_header() {
+	mkdir -p pt
+	to_mbox "$1.mbox" "$1"/*.patch
+	"$LORE_AM" --passthrough --status-header -o pt -m "$1.mbox" \
+		<"$1"/0002-*.patch >pt.out 2>pt.err
+	grep -q "^X-Lore-Am: .*; attestation=$2\$" pt.out
+}
+
+# policy_checks SIG: six checks of lore-am.attestation-policy check,
+# softfail and hardfail on the thread "body" (am), whose patch 3 of 5
+# fails with "✗ BADSIG: SIG"; the policy is left at hardfail
+policy_checks() {
+	git config --global lore-am.attestation-policy check
+	am body -q
+	is "$rc $(failed body)" "0 0" "check, -q: nothing shown"
+	am body
+	is "$rc $(failed body)" "0 1" "check: the failure shown in the summary"
+	git config --global lore-am.attestation-policy softfail
+	am body -q
+	is "$rc $(wc -l <body.err)" "0 1" "softfail, -q: one line"
+	grep -q "^lore-am: \[PATCH 3/5\] part: add piece 3: ✗ BADSIG: $1" body.err
+	ok $? "softfail, -q: the line names the patch"
+	git config --global lore-am.attestation-policy hardfail
+	am body
+	is "$rc $(wc -c <body.out)" "1 0" "hardfail: exit 1, nothing written"
+	grep -q "^lore-am: \[PATCH 3/5\] part: add piece 3: ✗ BADSIG: $1.*nothing written (attestation-policy hardfail)" body.err
+	ok $? "hardfail: one error line naming the patch"
+}

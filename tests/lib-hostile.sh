@@ -20,6 +20,8 @@
 #   applies MBX DESC      git am of MBX on the base commit succeeds and gives
 #                         the tree of the real v1
 #   utf8 FILE             FILE is valid UTF-8
+#   b64w TEXT             TEXT (a printf format) as one RFC 2047 base64
+#                         encoded word, which can hide line breaks
 
 MAIL_EDIT=$SRC_DIR/tests/mbox-edit
 
@@ -79,3 +81,5 @@ applies() {
 utf8() {
 	perl -e 'local $/; my $d = <STDIN>; utf8::decode($d) or exit 1' <"$1"
 }
+
+b64w() { printf '=?utf-8?b?%s?=' "$(printf "$1" | base64 -w0)"; }

@@ -8,6 +8,9 @@
 #       Leaves OUT.i/OUT.ie and OUT.p/OUT.pe; a difference is shown.
 #   idx_sql PATH SQL
 #       Run SQL on the index of PATH with the sqlite3 shell.
+#   idx_small_thread MD
+#       lib-thread.sh's small_thread in $TRASH/s, and its messages in the
+#       maildir MD (cur/NAME.host:2,S, read).
 
 # the test folders are small: index them all the same (a mailbox under
 # lore-am.index-min-messages is read whole, without its index)
@@ -37,4 +40,12 @@ idx_cmp() {
 
 idx_sql() {
 	sqlite3 "$(idx_db "$1")" "$2"
+}
+
+idx_small_thread() {
+	small_thread "$TRASH/s"
+	mkdir -p "$1/cur" "$1/new" "$1/tmp"
+	for _f in "$TRASH"/s/*.eml; do
+		cp "$_f" "$1/cur/$(basename "$_f" .eml).host:2,S"
+	done
 }

@@ -6,8 +6,17 @@
 #                                its request log to $TRASH/tinyN.log
 #                                (N = $TINY_N); stopped by PID at exit
 #   free_port VAR                set VAR to a port nothing listens on
+#   gz_thread                    bench/gen-thread.sh's small thread in
+#                                $TRASH/thread.mbox and gzipped in
+#                                $TRASH/thread.gz (what an archive sends);
+#                                COVER is its cover letter's Message-ID
 #   lore NAME ARGS...            run lore-am with stdin from /dev/null;
 #                                $TRASH/NAME.out, NAME.err, NAME.rc
+#   lore_in NAME FILE ARGS...    the same with FILE piped in, as a mail
+#                                client does
+#   am_gives DIR NAME REF        git am of $TRASH/NAME.out on base in the
+#                                repository DIR (branch tNAME) gives REF's
+#                                tree
 #   fails NAME STATUS ERE DESC   check that run: exit STATUS, one line on
 #                                stderr matching "^lore-am: ERE" (grep -E),
 #                                nothing on stdout
@@ -44,11 +53,28 @@ free_port() {
 	printf -v "$1" '%s' "$(cat "$pf")"
 }
 
+gz_thread() {
+	COVER=$("$SRC_DIR/bench/gen-thread.sh" --preset small \
+		-o "$TRASH/thread.mbox") || return 1
+	gzip -c "$TRASH/thread.mbox" >"$TRASH/thread.gz"
+}
+
 lore() {
 	local name=$1
 	shift
-	"$LORE_AM" "$@" </dev/null >"$TRASH/$name.out" 2>"$TRASH/$name.err"
+	lore_in "$name" /dev/null "$@"
+}
+
+lore_in() {
+	local name=$1 in=$2
+	shift 2
+	"$LORE_AM" "$@" <"$in" >"$TRASH/$name.out" 2>"$TRASH/$name.err"
 	echo $? >"$TRASH/$name.rc"
+}
+
+am_gives() {
+	(cd "$1" && git checkout -q -f -B "t$2" base &&
+	 git am -q "$TRASH/$2.out" && git diff --quiet "$3")
 }
 
 fails() {

@@ -10,10 +10,15 @@
 #                           the root itself), one file each in cur/, with
 #                           the From_ line dropped as an MDA would
 #   nm_new                  run `notmuch new` (quietly; fails loudly)
+#   nm_maildir DIR MBOX     nm_init DIR, nm_add MBOX, nm_new
 #   nm_file ID              the first file notmuch lists for message ID
 #   gen_series DIR [ARGS]   bench/gen-thread.sh into DIR/thread.mbox with
 #                           its git repository in DIR/repo; prints the
 #                           cover letter's Message-ID
+#   gen_thread [ARGS]       gen_series $TRASH/g ARGS (default: --preset
+#                           small) and names for what it made: G, mbox
+#                           (the mbox), cover, ids (every Message-ID, in
+#                           order) and p1..pN (the patches' Message-IDs)
 #   mbox_without MBOX OUT ID...  copy MBOX without the messages ID...
 #   mbox_pick MBOX ID       print message ID of MBOX (with its From_ line)
 #   mbox_ids MBOX           every Message-ID of MBOX, in order
@@ -62,6 +67,10 @@ nm_new() {
 	return 1
 }
 
+nm_maildir() {
+	nm_init "$1" && nm_add "$2" && nm_new
+}
+
 nm_file() {
 	notmuch search --output=files "id:$1" | head -n 1
 }
@@ -71,6 +80,19 @@ gen_series() {
 	shift
 	mkdir -p "$dir" &&
 	"$SRC_DIR/bench/gen-thread.sh" "$@" -k "$dir/repo" -o "$dir/thread.mbox"
+}
+
+gen_thread() {
+	local n=1 p
+	[ $# -gt 0 ] || set -- --preset small
+	G=$TRASH/g
+	cover=$(gen_series "$G" "$@") || return 1
+	mbox=$G/thread.mbox
+	ids=$(mbox_ids "$mbox")
+	while p=$(printf '%s\n' "$ids" | grep "\.$n\.v1-PATCH@"); do
+		printf -v "p$n" '%s' "$p"
+		n=$((n + 1))
+	done
 }
 
 # mbox_filter KEEP MBOX ID...: the messages listed (KEEP=1) or the others

@@ -95,6 +95,12 @@
 #       Print the number of HTTP requests the server has answered since
 #       pi_start (one line per request in $PI_ACCESS_LOG).
 #
+#   pi_serve NAME MBOX
+#       The usual archive of a test: pi_init "$TRASH/pi", one V2 inbox NAME
+#       holding MBOX (PI_MBOXRD as for pi_add_inbox), pi_start, pi_stop at
+#       exit, and git config lore-am.midmask "$PI_URL/NAME/%s" so that
+#       lore-am asks it.
+#
 #   pi_mid_escape MSGID
 #       Print MSGID (without <>) escaped the way public-inbox escapes it in
 #       URLs (PublicInbox::MID::mid_escape): everything except
@@ -460,6 +466,14 @@ pi_requests() {
 	else
 		echo 0
 	fi
+}
+
+pi_serve() {
+	pi_init "$TRASH/pi" || return 1
+	at_exit pi_stop
+	pi_add_inbox "$1" 2 "$2" || return 1
+	pi_start || return 1
+	git config --global lore-am.midmask "$PI_URL/$1/%s"
 }
 
 pi_mid_escape() {

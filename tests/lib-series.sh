@@ -81,6 +81,12 @@ trailers_of() {
 	git -C "$1" log -1 --format=%B "$2" | git interpret-trailers --only-trailers
 }
 
+# commit_of DIR: the fields of DIR's last commit (author, date, tree,
+# message), to compare two commits made by git am
+commit_of() {
+	git -C "$1" log -1 --date=raw --format='%an <%ae> %ad%n%T%n%B'
+}
+
 # two_revisions REPO: REPO made (make_repo) with a series sent twice, for
 # the range-diff and apply tests: v1 (a, b, c: add ...) as patches in
 # $TRASH/p1, v2 in $TRASH/p2 in reply to v1's cover letter ($v1c), c first
@@ -102,4 +108,31 @@ two_revisions() {
 	sleep 1
 	(cd "$1" && git format-patch -q --thread=shallow --cover-letter \
 		--base=base -v2 --in-reply-to="$v1c" -o "$TRASH/p2" base..v2)
+}
+
+# revisions_mbox MBOX: two_revisions' mails in one mbox, v1 then v2.
+revisions_mbox() {
+	to_mbox "$1" "$TRASH"/p1/*.patch "$TRASH"/p2/*.patch
+}
+
+# cover_letter SUBJECT BLURB FILE...: fill in the cover letters that git
+# format-patch --cover-letter left as "*** SUBJECT HERE ***" and "*** BLURB
+# HERE ***" (sed replacements: "\n" is a line break, no "/").
+cover_letter() {
+	_subj=$1 _blurb=$2
+	shift 2
+	sed -i -e "s/\*\*\* SUBJECT HERE \*\*\*/$_subj/" \
+		-e "s/\*\*\* BLURB HERE \*\*\*/$_blurb/" "$@"
+}
+
+# user_clone DIR [START [SRC]]: the maintainer's clone of SRC ($TRASH/repo
+# by default) in DIR, made anew: on main, or with START given on a new
+# branch "work" at START.
+user_clone() {
+	rm -rf "$1" && git clone -q "${3:-$TRASH/repo}" "$1" || return 1
+	if [ -n "${2:-}" ]; then
+		git -C "$1" checkout -q -b work "$2"
+	else
+		git -C "$1" checkout -q main
+	fi
 }

@@ -156,3 +156,38 @@ without_lib() {
 	unshare -m sh -c 'mount --bind /dev/null "$0" 2>/dev/null || exit 125
 		exec "$@"' "$(readlink -f "$_lib")" "$@"
 }
+
+# lib_hidden RC N LIB: true when without_lib's run (status RC) ran with
+# LIB hidden; when it could not be hidden here (RC 125), N skips for the
+# N checks that needed it, and false
+lib_hidden() {
+	[ "$1" != 125 ] && return 0
+	for _ in $(seq "$2"); do
+		skip "cannot hide $3 here (no unshare or mount)"
+	done
+	return 1
+}
+
+# loaded_on_demand SONAME STATUS WHAT ERE MBOX REF ID ARG...: four checks
+# of a library lore-am loads only when asked (where without_lib can hide
+# it): `lore-am -q ARG... ID` exits STATUS with one line on stderr that
+# matches "^lore-am: ERE"; `lore-am -q -m MBOX ID` still works, silent,
+# and writes REF. WHAT names the first run in its check. Four skips when
+# the library cannot be hidden here.
+loaded_on_demand() {
+	_so=$1 _st=$2 _what=$3 _ere=$4 _mbox=$5 _ref=$6 _id=$7
+	shift 7
+	without_lib "$_so" "$LORE_AM" -q "$@" "$_id" </dev/null \
+		>"$TRASH/none.mbx" 2>"$TRASH/none.err"
+	_rc=$?
+	lib_hidden "$_rc" 4 "${_so%%.so*}" || return 0
+	is "$_rc" "$_st" "$_what without a loadable ${_so%%.so*}: status $_st"
+	check "... one line that says the library cannot be loaded" eval \
+		'[ "$(wc -l <"$TRASH/none.err")" = 1 ] &&
+		grep -q "^lore-am: $_ere" "$TRASH/none.err"'
+	without_lib "$_so" "$LORE_AM" -q -m "$_mbox" "$_id" \
+		</dev/null >"$TRASH/none-m.mbx" 2>"$TRASH/none-m.err"
+	is "$?:$(cat "$TRASH/none-m.err")" 0: \
+		"... and an mbox run still works, silently with -q"
+	same_file "$TRASH/none-m.mbx" "$_ref" "... and writes the same series"
+}

@@ -10,7 +10,7 @@ fmt "$TRASH/repo" "$TRASH/p" --cover-letter
 P=$TRASH/p
 cover=$P/0000-cover-letter.patch p1=$P/0001-part-add-piece-1.patch
 p2=$P/0002-part-add-piece-2.patch p3=$P/0003-part-add-piece-3.patch
-sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Add the pieces/; s/\*\*\* BLURB HERE \*\*\*/Three pieces./' "$cover"
+cover_letter "Add the pieces" "Three pieces." "$cover"
 
 reply "$TRASH/r1" "$p1" "Rita Reviewer <rita@example.com>" \
 "> This adds piece 1

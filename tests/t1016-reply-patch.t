@@ -13,6 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIR/lib-series.sh"
 . "$TEST_DIR/lib-pi.sh"
+. "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 plan 32
@@ -46,24 +47,11 @@ to_mbox "$TRASH/all.mbox" "$TRASH"/s/*.patch "$TRASH/p2fix" "$TRASH/bug" \
 	"$TRASH/refix" "$TRASH/refix-rev"
 refix_id=$(msgid_of "$TRASH/refix")
 
-pi_init "$TRASH/pi"
-at_exit pi_stop
-pi_add_inbox test 2 "$TRASH/all.mbox" || exit 1
-pi_start || exit 1
-git config --global lore-am.midmask "$PI_URL/test/%s"
+pi_serve test "$TRASH/all.mbox" || exit 1
 export NOTMUCH_CONFIG=$TRASH/no-notmuch-config
 
 # run NAME FILE ARGS...: lore-am with FILE piped in, as a mail client does
-run() {
-	_name=$1 _file=$2; shift 2
-	"$LORE_AM" "$@" <"$_file" >"$TRASH/$_name.out" 2>"$TRASH/$_name.err"
-	echo $? >"$TRASH/$_name.rc"
-}
-
-# commit_of DIR: the fields of the last commit
-commit_of() {
-	git -C "$1" log -1 --date=raw --format='%an <%ae> %ad%n%T%n%B'
-}
+run() { lore_in "$@"; }
 
 # oracle MAIL OUT ONTO DESC [TRAILER]: git am of lore-am's output OUT gives
 # the commit git am of MAIL itself gives on ONTO, plus TRAILER

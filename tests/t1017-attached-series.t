@@ -75,11 +75,7 @@ for f in xpatch octet bare one tested; do
 	{ echo "From mbox@z Thu Jan  1 00:00:00 1970"
 	  sed 's/^\(>*From \)/>\1/' "$TRASH/$f"; echo; } >>"$TRASH/all.mbox"
 done
-pi_init "$TRASH/pi"
-at_exit pi_stop
-PI_MBOXRD=1 pi_add_inbox test 2 "$TRASH/all.mbox" || exit 1
-pi_start || exit 1
-git config --global lore-am.midmask "$PI_URL/test/%s"
+PI_MBOXRD=1 pi_serve test "$TRASH/all.mbox" || exit 1
 export NOTMUCH_CONFIG=$TRASH/no-notmuch-config
 
 # commits DIR: the fields of each commit since base, oldest first

@@ -24,12 +24,7 @@ sed 's/^Message-ID: .*/Message-ID: <v2@example.com>\nIn-Reply-To: <one@example.c
 	"$TRASH/single.eml" >"$TRASH/v2.eml"
 
 # piped NAME FILE ARGS...: lore-am ARGS with FILE on stdin; NAME.out/.err/.rc
-piped() {
-	local name=$1 in=$2
-	shift 2
-	"$LORE_AM" "$@" <"$in" >"$TRASH/$name.out" 2>"$TRASH/$name.err"
-	echo $? >"$TRASH/$name.rc"
-}
+piped() { lore_in "$@"; }
 applies() {
 	(cd "$TRASH/repo" && git checkout -q -B "t$1" base &&
 	 git am -q "$TRASH/$1.out" && git log -1 --format=%s | grep -qx 'hello: add greeting')

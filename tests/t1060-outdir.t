@@ -10,7 +10,7 @@ series_repo "$TRASH/repo" 2 >/dev/null
  git commit -q -am "part: more" -m "Signed-off-by: Pat Contributor <pat@example.com>")
 (cd "$TRASH/repo" && git format-patch -q --thread=shallow --cover-letter -v2 --base=base \
 	-o "$TRASH/p" base..v2)
-sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Add the pieces, again!/; s/\*\*\* BLURB HERE \*\*\*/Blurb./' "$TRASH/p"/*0000*
+cover_letter "Add the pieces, again!" "Blurb." "$TRASH/p"/*0000*
 to_mbox "$TRASH/t.mbox" "$TRASH/p"/*.patch
 id=$(msgid_of "$TRASH/p"/v2-0001-*)
 

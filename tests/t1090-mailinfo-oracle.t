@@ -114,11 +114,6 @@ EOF
 git clone -q "$R" "$TRASH/direct" && git -C "$TRASH/direct" checkout -q -b am base
 git clone -q "$R" "$TRASH/lore" && git -C "$TRASH/lore" checkout -q -b am base
 
-# commit_of DIR: the fields of the last commit
-commit_of() {
-	git -C "$1" log -1 --date=raw --format='%an <%ae> %ad%n%T%n%B'
-}
-
 # oracle MAIL DESCRIPTION [GIT-AM-OPTION...]: git am of MAIL and git am of
 # lore-am's output of MAIL (and the reply) give the same commit, with the
 # reply's trailer where git interpret-trailers puts it

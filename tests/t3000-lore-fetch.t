@@ -45,10 +45,7 @@ pi_start || exit 1
 git config --global lore-am.midmask "$PI_URL/list-a/%s"
 
 # applies OUT on a fresh branch of the generated repo; tree must be REF's
-applies_as() {
-	(cd "$TRASH/gen" && git checkout -q -f -B "t$1" base &&
-	 git am -q "$TRASH/$1.out" && git diff --quiet "$2")
-}
+applies_as() { am_gives "$TRASH/gen" "$@"; }
 
 # ------------------------------------------- a v1+v2 series, any member
 reqs=$(pi_requests)

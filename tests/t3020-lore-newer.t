@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_DIR/lib-pi.sh"
 . "$TEST_DIR/lib-net.sh"
+. "$TEST_DIR/lib-series.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 plan 17
@@ -27,8 +28,7 @@ export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 	exit 1
 # git names messages by commit and time: make v2's ids its own
 sed -i 's/\.git\.maintainer@/.v2.git.maintainer@/g' "$TRASH"/v2/*.patch
-sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/frob: make the file longer/' \
-	-e 's/\*\*\* BLURB HERE \*\*\*/Two small changes./' \
+cover_letter "frob: make the file longer" "Two small changes." \
 	"$TRASH"/v1/0000-* "$TRASH"/v2/v2-0000-*
 mid() { sed -n 's/^Message-ID: <\(.*\)>$/\1/Ip' "$1" | head -1; }
 V1_COVER=$(mid "$TRASH"/v1/0000-*)
@@ -47,12 +47,8 @@ check "v2 is a new thread (no In-Reply-To to v1)" \
 	exit 1
 sed -i 's/\.git\.maintainer@/.b1.git.maintainer@/g' "$TRASH"/b1/*.patch
 sed -i 's/\.git\.maintainer@/.b2.git.maintainer@/g' "$TRASH"/b2/*.patch
-sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/bar: first try/' \
-	-e 's/\*\*\* BLURB HERE \*\*\*/---\nchange-id: 20240110-bar-5e1f/' \
-	"$TRASH"/b1/0000-*
-sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/bar: a better try/' \
-	-e 's/\*\*\* BLURB HERE \*\*\*/---\nchange-id: 20240110-bar-5e1f/' \
-	"$TRASH"/b2/v2-0000-*
+cover_letter "bar: first try" "---\nchange-id: 20240110-bar-5e1f" "$TRASH"/b1/0000-*
+cover_letter "bar: a better try" "---\nchange-id: 20240110-bar-5e1f" "$TRASH"/b2/v2-0000-*
 B1_P1=$(mid "$TRASH"/b1/0001-*)
 B2_COVER=$(mid "$TRASH"/b2/v2-0000-*)
 
@@ -71,17 +67,10 @@ References: <$V1_COVER> <$V1_P1>
 Reviewed-by: Rita Reviewer <rita@reviewer.example.net>
 EOF
 
-pi_init "$TRASH/pi" || exit 1
-at_exit pi_stop
-pi_add_inbox list 2 "$TRASH/list.mbox" || exit 1
-pi_start || exit 1
-git config --global lore-am.midmask "$PI_URL/list/%s"
+pi_serve list "$TRASH/list.mbox" || exit 1
 unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
 
-applies_as() { # applies_as NAME REF
-	(cd "$R" && git checkout -q -f -B "t$1" base &&
-	 git am -q "$TRASH/$1.out" && git diff --quiet "$2")
-}
+applies_as() { am_gives "$R" "$@"; } # applies_as NAME REF
 
 # ----------------------------------------------------------------- -c
 lore plain "$V1_P2"

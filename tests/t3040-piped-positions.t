@@ -11,6 +11,7 @@
 . "$TEST_DIR/lib-series.sh"
 . "$TEST_DIR/lib-nm.sh"
 . "$TEST_DIR/lib-pi.sh"
+. "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
@@ -48,21 +49,13 @@ Reviewed-by: Rae Viewer <rae@example.net>"
 to_mbox "$TRASH/all.mbox" "$TRASH"/s/*.patch "$TRASH/review" \
 	"$TRASH/review2" "$TRASH/tested" "$single" "$TRASH/single-review"
 
-pi_init "$TRASH/pi"
-at_exit pi_stop
-pi_add_inbox test 2 "$TRASH/all.mbox" || exit 1
-pi_start || exit 1
-git config --global lore-am.midmask "$PI_URL/test/%s"
+pi_serve test "$TRASH/all.mbox" || exit 1
 
 # no notmuch set up for the archive runs: auto asks notmuch first
 export NOTMUCH_CONFIG=$TRASH/no-notmuch-config
 
 # run NAME FILE ARGS...: lore-am with FILE piped in, as a mail client does
-run() {
-	_name=$1 _file=$2; shift 2
-	"$LORE_AM" "$@" <"$_file" >"$TRASH/$_name.out" 2>"$TRASH/$_name.err"
-	echo $? >"$TRASH/$_name.rc"
-}
+run() { lore_in "$@"; }
 
 # ------------------------------------------ 1. the archive, by default
 run one-root "$single"
@@ -114,9 +107,7 @@ for pos in p2 review review2 tested; do
 done
 
 # ------------------------------------------ 2. notmuch, -N
-nm_init "$TRASH/mail"
-nm_add "$TRASH/all.mbox" || exit 1
-nm_new || exit 1
+nm_maildir "$TRASH/mail" "$TRASH/all.mbox" || exit 1
 : >"$PI_ACCESS_LOG"
 run nm-one "$single" -N
 is "$(cat "$TRASH/nm-one.rc")" 0 "-N, the single patch: exit 0"

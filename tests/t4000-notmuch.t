@@ -9,12 +9,7 @@
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
 plan 20
 
-G=$TRASH/g
-cover=$(gen_series "$G" --preset small) || exit 1
-mbox=$G/thread.mbox
-ids=$(mbox_ids "$mbox")
-p2=$(echo "$ids" | grep '\.2\.v1-PATCH@')
-p4=$(echo "$ids" | grep '\.4\.v1-PATCH@')
+gen_thread || exit 1
 
 nm_init "$TRASH/mail"
 nm_add "$mbox"

@@ -10,13 +10,8 @@
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
 plan 11
 
-G=$TRASH/g
-cover=$(gen_series "$G" --preset small) || exit 1
-mbox=$G/thread.mbox
-p2=$(mbox_ids "$mbox" | grep '\.2\.v1-PATCH@')
-nm_init "$TRASH/mail"
-nm_add "$mbox"
-nm_new || exit 1
+gen_thread || exit 1
+nm_maildir "$TRASH/mail" "$mbox" || exit 1
 "$LORE_AM" -q -m "$mbox" "$cover" >"$TRASH/ref.mbx" 2>/dev/null
 
 # `notmuch tag --batch` opens the database read-write, so holds the write

@@ -9,19 +9,13 @@
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
 plan 22
 
-G=$TRASH/g
-cover=$(gen_series "$G" --preset small) || exit 1
-mbox=$G/thread.mbox
-p2=$(mbox_ids "$mbox" | grep '\.2\.v1-PATCH@')
-p3=$(mbox_ids "$mbox" | grep '\.3\.v1-PATCH@')
+gen_thread || exit 1
 mbox_without "$mbox" "$TRASH/partial.mbox" "$p3"
 mbox_pick "$mbox" "$p3" >"$TRASH/p3.mbox"
 "$LORE_AM" -q -m "$mbox" "$cover" >"$TRASH/ref.mbx" 2>/dev/null
 
 # a local thread without patch 3, and nothing to complete it from
-nm_init "$TRASH/partial"
-nm_add "$TRASH/partial.mbox"
-nm_new || exit 1
+nm_maildir "$TRASH/partial" "$TRASH/partial.mbox" || exit 1
 "$LORE_AM" -N "$p2" >"$TRASH/out.mbx" 2>"$TRASH/err"
 is "$?" 1 "a partial local series: exit 1"
 check "the missing patch is named" grep -q 'lore-am: v1: missing 3/5' "$TRASH/err"
@@ -37,9 +31,7 @@ is "$(grep -c '^Subject: \[PATCH' "$TRASH/some.mbx")" 4 "the four patches presen
 is "$(git -C "$G/repo" rev-list --count base..t)" 4 "git am applies them"
 
 # the automatic mode: an incomplete mbox, completed from notmuch
-nm_init "$TRASH/full"
-nm_add "$mbox"
-nm_new || exit 1
+nm_maildir "$TRASH/full" "$mbox" || exit 1
 "$LORE_AM" -m "$TRASH/partial.mbox" "$p2" >"$TRASH/auto.mbx" 2>"$TRASH/auto.err"
 is "$?" 0 "an incomplete mbox is completed from notmuch"
 same_file "$TRASH/auto.mbx" "$TRASH/ref.mbx" "the full series"

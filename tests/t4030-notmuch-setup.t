@@ -9,11 +9,7 @@
 nm_have || skip_all "notmuch not installed, or lore-am built without it"
 plan 18
 
-G=$TRASH/g
-cover=$(gen_series "$G" --preset small) || exit 1
-mbox=$G/thread.mbox
-p2=$(mbox_ids "$mbox" | grep '\.2\.v1-PATCH@')
-p3=$(mbox_ids "$mbox" | grep '\.3\.v1-PATCH@')
+gen_thread || exit 1
 mbox_without "$mbox" "$TRASH/partial.mbox" "$p3"
 "$LORE_AM" -q -m "$mbox" "$cover" >"$TRASH/ref.mbx" 2>/dev/null
 export XDG_CONFIG_HOME=$TRASH/xdg-config XDG_DATA_HOME=$TRASH/xdg-data

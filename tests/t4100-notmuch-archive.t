@@ -16,12 +16,7 @@ plan 48
 # ------------------------------------------------------------ test data
 # a 3-patch series with 4 replies; the archive holds all 8 messages, the
 # notmuch database all but patch 3, and its copy of patch 2 says so
-G=$TRASH/g
-cover=$(gen_series "$G" -p 3 -R 4) || exit 1
-mbox=$G/thread.mbox
-p1=$(mbox_ids "$mbox" | grep '\.1\.v1-PATCH@')
-p2=$(mbox_ids "$mbox" | grep '\.2\.v1-PATCH@')
-p3=$(mbox_ids "$mbox" | grep '\.3\.v1-PATCH@')
+gen_thread -p 3 -R 4 || exit 1
 nall=$(mbox_ids "$mbox" | wc -l)
 mbox_without "$mbox" "$TRASH/part.mbox" "$p3"
 perl -pe 'BEGIN { $id = shift } $in = 1 if /^Message-ID:\s*<\Q$id\E>/i;
@@ -34,16 +29,10 @@ cat "$TRASH/local.mbox" "$TRASH/p3.mbox" >"$TRASH/merged.mbox"
 "$LORE_AM" -q -m "$TRASH/merged.mbox" "$p1" >"$TRASH/ref.mbx" 2>/dev/null ||
 	exit 1
 
-pi_init "$TRASH/pi"
-at_exit pi_stop
-PI_MBOXRD=1 pi_add_inbox INBOX 2 "$mbox" || exit 1
-pi_start || exit 1
-git config --global lore-am.midmask "$PI_URL/INBOX/%s"
+PI_MBOXRD=1 pi_serve INBOX "$mbox" || exit 1
 ARCHIVE=$PI_URL/INBOX/
 
-nm_init "$TRASH/part"
-nm_add "$TRASH/local.mbox"
-nm_new || exit 1
+nm_maildir "$TRASH/part" "$TRASH/local.mbox" || exit 1
 
 # fetches of the thread itself since the log was last cleared
 thread_fetches() {
@@ -129,9 +118,7 @@ git config --global lore-am.midmask "$PI_URL/INBOX/%s"
 ARCHIVE=$PI_URL/INBOX/
 
 # a complete local thread needs no archive, reachable or not
-nm_init "$TRASH/full"
-nm_add "$TRASH/merged.mbox"
-nm_new || exit 1
+nm_maildir "$TRASH/full" "$TRASH/merged.mbox" || exit 1
 rm -rf "$XDG_CACHE_HOME"
 : >"$PI_ACCESS_LOG"
 lore full "$p1"

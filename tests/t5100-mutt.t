@@ -11,37 +11,20 @@
 . "$(dirname "$0")/lib-hooks.sh"
 
 command -v tmux >/dev/null || skip_all "tmux not installed"
-clients= missing=
-for c in neomutt mutt; do
-	if command -v $c >/dev/null; then clients="$clients $c"; else
-		missing="$missing $c"; fi
-done
-[ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
-set -- $clients
+installed neomutt mutt
+[ -n "$FOUND" ] || skip_all "neither neomutt nor mutt installed"
+set -- $FOUND
 # 19 checks for mutt, 18 for neomutt (see the unbound keys below), one
 # skip for a client that is not installed
 n=0
 for c in "$@"; do n=$((n + 18)); [ "$c" = mutt ] && n=$((n + 1)); done
-plan $((n + $(echo $missing | wc -w)))
-for c in $missing; do skip "$c not installed"; done
+plan $((n + $(echo $MISSING | wc -w)))
+skip_missing
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
-expect_series "$ONE_P2" "$TRASH/exp-one" &&
-expect_series "$TWO_ID" "$TRASH/exp-two" || {
-	echo "Bail out! lore-am fails on the test threads"; exit 1; }
-exp_one=$(only_file "$TRASH/exp-one" '*.mbx')
-exp_two=$(only_file "$TRASH/exp-two" '*.mbx')
+hooks_expected || exit 1
 trailers() { grep -cE '^(Reviewed|Acked|Tested)-by:'; }
-
-# The client's answer to ":set ?VAR" for a boolean, as "yes" or "no".
-bool_shown() {
-	tmux_keys ":set ?$1" Enter
-	tmux_wait "$1( is |=\")" 5 >/dev/null || return 1
-	tmux_screen | grep -Eo "$1( is (un)?set|=\"(yes|no)\")" | tail -1 |
-		sed -e 's/is set\|"yes"/yes/' -e 's/is unset\|"no"/no/' |
-		sed 's/.*[ =]//'
-}
 
 base_rc() {
 	cat <<-EOF
@@ -115,11 +98,7 @@ for c in "$@"; do
 	tmux_wait 'Msgs:' >/dev/null
 
 	# index: go to patch 2/5 and press the save key
-	tmux_keys /
-	tmux_wait 'Search for' 5 >/dev/null
-	tmux_keys -l '~i 2\.v1-PATCH'
-	tmux_keys Enter
-	tmux_gone 'Search for' 5 >/dev/null
+	mutt_search '~i 2\.v1-PATCH'
 	pipe_key M-a "saved in $HOME/patches-$c"
 	ok $? "$c: index Esc a says where the series went"
 	got=$(only_file "$HOME/patches-$c" '*.mbx')
@@ -167,16 +146,12 @@ for c in "$@"; do
 		"$head 0 none" "$c: ... and it is: same HEAD, clean, no am in progress"
 
 	# a dirty work tree: lore-am --apply refuses it before anything
-	git -C "$repo" reset -q --hard base
-	f=$(git -C "$repo" ls-files | head -1)
-	echo "local edit" >>"$repo/$f"
-	git -C "$repo" diff >"$TRASH/dirty-$c.before"
+	dirty_tree "$repo" "dirty-$c"
 	pipe_key M-g "nothing applied to '$repo'" 20
 	ok $? "$c: Esc g in a dirty work tree applies nothing"
 	printf '%s\n' "$SCREEN" | grep -q '^lore-am: --apply: the work tree has uncommitted changes'
 	ok $? "$c: ... and lore-am says why"
-	git -C "$repo" diff >"$TRASH/dirty-$c.after"
-	is "$(git -C "$repo" rev-parse HEAD) $(cmp -s "$TRASH/dirty-$c.before" "$TRASH/dirty-$c.after" && echo same)" \
+	is "$(dirty_state "$repo" "dirty-$c")" \
 		"$(git -C "$repo" rev-parse base) same" "$c: ... the branch and the edit are as they were"
 
 	# tagged: one message of each series

@@ -104,15 +104,7 @@ Looks good to me.
 Reviewed-by: Zed Reviewer <zed@example.net>
 EOM
 # and a mail that is no patch at all
-cat >"$mail/lists/new/chat" <<EOM
-From: Someone <someone@example.net>
-To: list@example.org
-Subject: lunch?
-Date: Mon, 15 Jan 2024 11:00:00 +0000
-Message-ID: <lunch@example.net>
-
-Anyone?
-EOM
+chat_mail "$mail/lists/new/chat"
 notmuch new >/dev/null 2>&1
 is "$(runs)" 1 "a new review redoes its thread; other mail is left alone"
 grep -q '^Reviewed-by: Zed Reviewer <zed@example.net>' \

@@ -6,17 +6,12 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
-command -v notmuch >/dev/null || skip_all "notmuch not installed"
-command -v emacs >/dev/null || skip_all "emacs not installed"
-emacs -q --batch -l notmuch >/dev/null 2>&1 ||
-	skip_all "notmuch-emacs (elpa-notmuch) not installed"
+have_notmuch_emacs || skip_all "$WHY_NOT"
 plan 10
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
-expect_series "$ONE_P2" "$TRASH/exp-one" || {
-	echo "Bail out! lore-am fails on the test threads"; exit 1; }
-exp_one=$(only_file "$TRASH/exp-one" '*.mbx')
+hooks_expected || exit 1
 to_maildir "$TRASH/both.mbox" "$TRASH/mail/lists"
 export NOTMUCH_CONFIG=$TRASH/notmuch-config
 printf '[database]\npath=%s\n[new]\ntags=new\n' "$TRASH/mail" >"$NOTMUCH_CONFIG"
@@ -59,16 +54,12 @@ printf '%s\n' "$out" | grep -q '^lore-am: git am failed at patch 0001 ".*": erro
 ok $? "... *lore-am* holds lore-am's line naming the patch, with git's reason"
 
 # a dirty work tree: refused before anything is done
-git -C "$repo" reset -q --hard base
-f=$(git -C "$repo" ls-files | head -1)
-echo "local edit" >>"$repo/$f"
-git -C "$repo" diff >"$TRASH/dirty.before"
+dirty_tree "$repo" dirty
 out=$(in_emacs lore-am-apply)
 printf '%s\n' "$out" | grep -q '^status 1$'
 ok $? "lore-am-apply in a dirty work tree fails"
 printf '%s\n' "$out" | grep -q '^lore-am: --apply: the work tree has uncommitted changes'
 ok $? "... with lore-am's reason"
-git -C "$repo" diff >"$TRASH/dirty.after"
-is "$(git -C "$repo" rev-parse HEAD) $(cmp -s "$TRASH/dirty.before" "$TRASH/dirty.after" && echo same)" \
+is "$(dirty_state "$repo" dirty)" \
 	"$(git -C "$repo" rev-parse base) same" "... the branch and the edit are as they were"
 done_testing

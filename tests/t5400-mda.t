@@ -11,29 +11,17 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
-mdas= missing=
-for m in procmail maildrop; do
-	if command -v $m >/dev/null; then mdas="$mdas $m"; else
-		missing="$missing $m"; fi
-done
-[ -n "$mdas" ] || skip_all "neither procmail nor maildrop installed"
-set -- $mdas
-plan $((13 * $# + $(echo $missing | wc -w)))
-for m in $missing; do skip "$m not installed"; done
+installed procmail maildrop
+[ -n "$FOUND" ] || skip_all "neither procmail nor maildrop installed"
+set -- $FOUND
+plan $((13 * $# + $(echo $MISSING | wc -w)))
+skip_missing
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
 to_maildir "$TRASH/one.mbox" "$TRASH/in-one"
 to_maildir "$TRASH/two.mbox" "$TRASH/in-two"
-cat >"$TRASH/lunch" <<EOM
-From: Someone <someone@example.net>
-To: list@example.org
-Subject: lunch?
-Date: Mon, 15 Jan 2024 11:00:00 +0000
-Message-ID: <lunch@example.net>
-
-Anyone?
-EOM
+chat_mail "$TRASH/lunch"
 # a lore-am that fails badly: garbage out, exit 1
 cat >"$TRASH/bin/broken-lore-am" <<'EOS'
 #!/bin/sh

@@ -11,9 +11,6 @@ plan 26
 hostile_thread || { echo "Bail out! cannot generate the thread"; exit 1; }
 cd "$TRASH" || exit 1
 
-# RFC 2047 base64 of a string, for encoded words that hide line breaks
-b64w() { printf '=?utf-8?b?%s?=' "$(printf "$1" | base64 -w0)"; }
-
 # every header of every message in an am-ready mbox is one we write
 only_our_headers() {
 	perl -ne '

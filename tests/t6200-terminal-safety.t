@@ -10,7 +10,6 @@ plan 19
 hostile_thread || { echo "Bail out! cannot generate the thread"; exit 1; }
 cd "$TRASH" || exit 1
 
-b64w() { printf '=?utf-8?b?%s?=' "$(printf "$1" | base64 -w0)"; }
 # no C0 control but LF, no DEL, no C1 (raw or UTF-8), no bidi or
 # zero-width format character in FILE
 clean_text() {

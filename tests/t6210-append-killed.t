@@ -6,6 +6,7 @@
 # the thread whole. A dotlock is taken over only when its holder is gone:
 # a dead pid on this host, or older than 15 minutes.
 . "$(dirname "$0")/lib.sh"
+. "$TEST_DIR/lib-append.sh"
 
 command -v perl >/dev/null || skip_all "perl not installed"
 command -v flock >/dev/null || skip_all "flock(1) not installed"
@@ -14,46 +15,14 @@ plan 34
 
 cd "$TRASH" || exit 1
 
-# a thread big enough (26 MB) that a signal sent when the mailbox starts
-# to grow lands in the write: 3000 messages of 8 KiB, all replies to m0
-perl -e '
-	for my $i (0 .. 2999) {
-		print "From p$i\@example.org Mon Jan  1 00:00:00 2024\n",
-		      "From: Person $i <p$i\@example.org>\n",
-		      "Subject: ", ($i ? "Re: " : ""), "a long discussion\n";
-		printf "Date: Mon, 1 Jan 2024 %02d:%02d:%02d +0000\n",
-		       10 + int($i / 3600), int($i / 60) % 60, $i % 60;
-		print "Message-ID: <m$i\@example.org>\n";
-		print "In-Reply-To: <m0\@example.org>\n" if $i;
-		print "\nline $_ of message $i: ", "x" x 60, "\n" for 1 .. 100;
-		print "\n";
-	}' >big.mbox
-printf 'From a@example.org Mon Jan  1 00:00:00 2024\nMessage-ID: <old@example.org>\n\nAn old message.\n\n' >base.mbox
-cp base.mbox ref.mbox
-"$LORE_AM" -q --append ref.mbox -m big.mbox m0@example.org
+# the 26 MB thread whose write the signals land in (lib-append.sh) and the
+# reference, an append nothing stops
+append_thread
 is "$?:$(grep -c '^From ' ref.mbox)" "0:3001" "the reference: an append nothing stops"
 full=$(stat -c %s ref.mbox)
 
-# at_write SIG NAME: append the thread to a copy of base.mbox (NAME.mbox),
-# SIG sent when it starts to grow; NAME.res is "STATUS SIZE-AT-SIGNAL".
-# Tried again (at most 5 times) when the signal did not land in the write.
-at_write() {
-	local i
-	for i in 1 2 3 4 5; do
-		rm -f "$2.mbox.lock"
-		cp base.mbox "$2.mbox"
-		perl "$TEST_DIR/kill-at-write.pl" "$1" "$2.mbox" "$2.err" \
-			"$LORE_AM" -q --append "$2.mbox" -m big.mbox m0@example.org \
-			>"$2.res"
-		set -- "$1" "$2" $(cat "$2.res")
-		[ "$5" != none ] && [ "$5" -lt "$full" ] && return 0
-		set -- "$1" "$2"
-	done
-	return 1
-}
-
 for sig in TERM INT HUP; do
-	at_write $sig $sig
+	append_at_write $sig $sig
 	ok $? "SIG$sig: sent while the mailbox grew (at $(cut -d' ' -f3 $sig.res) of $full bytes)"
 	num=$(kill -l $sig)
 	is "$(cut -d' ' -f1,2 $sig.res)" "sig $num" "SIG$sig: lore-am still ends by the signal"
@@ -63,7 +32,7 @@ for sig in TERM INT HUP; do
 done
 
 # SIGKILL cannot wait: the write is cut
-at_write KILL kill
+append_killed kill
 ok $? "SIGKILL: sent while the mailbox grew"
 size=$(stat -c %s kill.mbox)
 test "$size" -lt "$full" -a "$size" -gt "$(stat -c %s base.mbox)"
@@ -84,7 +53,7 @@ ok $? "... and let go of the lock"
 
 # a killed run's lock taken over while another program holds an flock:
 # the journal must outlive the run that gives up
-at_write KILL k3
+append_killed k3
 torn=$(stat -c %s k3.mbox)
 perl -MFcntl=:flock -e 'open(F, "<", $ARGV[0]) && flock(F, LOCK_EX) && sleep 30' k3.mbox &
 holder=$!

@@ -13,9 +13,7 @@
 command -v gzip >/dev/null || skip_all "gzip not installed"
 plan 19
 
-COVER=$("$SRC_DIR/bench/gen-thread.sh" --preset small -o "$TRASH/thread.mbox") ||
-	exit 1
-gzip -c "$TRASH/thread.mbox" >"$TRASH/thread.gz"
+gz_thread || exit 1
 # the same thread under other Message-IDs
 sed 's/PATCH@example\.org/OTHER@example.org/g' "$TRASH/thread.mbox" |
 	gzip -c >"$TRASH/other.gz"

@@ -10,9 +10,7 @@
 command -v gzip >/dev/null || skip_all "gzip not installed"
 plan 9
 
-COVER=$("$SRC_DIR/bench/gen-thread.sh" --preset small -o "$TRASH/thread.mbox") ||
-	exit 1
-gzip -c "$TRASH/thread.mbox" >"$TRASH/thread.gz"
+gz_thread || exit 1
 tiny_start SRV serve "$TRASH/thread.gz" application/gzip || exit 1
 URL=http://127.0.0.1:$SRV/list
 reqs() { wc -l <"$TRASH/tiny1.log"; }

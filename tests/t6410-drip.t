@@ -9,9 +9,7 @@
 command -v gzip >/dev/null || skip_all "gzip not installed"
 plan 9
 
-COVER=$("$SRC_DIR/bench/gen-thread.sh" --preset small -o "$TRASH/thread.mbox") ||
-	exit 1
-gzip -c "$TRASH/thread.mbox" >"$TRASH/thread.gz"
+gz_thread || exit 1
 
 # elapsed NAME ARGS...: lore NAME ARGS..., whole seconds in $TRASH/NAME.secs
 elapsed() {

@@ -10,10 +10,8 @@
 . "$(dirname "$0")/lib-index.sh"
 plan 10
 
-small_thread "$TRASH/s"
 MD=$TRASH/md MB=$TRASH/box
-mkdir -p "$MD/cur" "$MD/new" "$MD/tmp"
-for f in "$TRASH"/s/*.eml; do cp "$f" "$MD/cur/$(basename "$f" .eml).host:2,S"; done
+idx_small_thread "$MD"
 cp "$TRASH/s/all.mbox" "$MB"
 # other list mail around it, so that building the index takes a while
 perl -e 'open my $mb, ">>", $ARGV[1] or die;

@@ -10,10 +10,8 @@
 . "$(dirname "$0")/lib-index.sh"
 plan 32
 
-small_thread "$TRASH/s"
 MD=$TRASH/md
-mkdir -p "$MD/cur" "$MD/new" "$MD/tmp"
-for f in "$TRASH"/s/*.eml; do cp "$f" "$MD/cur/$(basename "$f" .eml).host:2,S"; done
+idx_small_thread "$MD"
 DB=$(idx_db "$MD")
 plain() { "$LORE_AM" --no-index --thread -m "$MD" r@example.org 2>/dev/null; }
 plain >"$TRASH/want"

@@ -15,10 +15,8 @@ command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed"
 command -v unshare >/dev/null || skip_all "unshare not installed"
 plan 18
 
-small_thread "$TRASH/s"
 MD=$TRASH/md
-mkdir -p "$MD/cur" "$MD/new" "$MD/tmp"
-for f in "$TRASH"/s/*.eml; do cp "$f" "$MD/cur/$(basename "$f" .eml).host:2,S"; done
+idx_small_thread "$MD"
 DB=$(idx_db "$MD")
 "$LORE_AM" --no-index -m "$MD" r@example.org >"$TRASH/want" 2>/dev/null
 [ -s "$TRASH/want" ] || echo "# the plain scan gave nothing"

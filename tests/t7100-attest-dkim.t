@@ -103,21 +103,7 @@ git config --global --unset lore-am.attestation-staleness-days
 git config --global --unset b4.attestation-staleness-days
 
 # the policies, on one tampered patch of five
-git config --global lore-am.attestation-policy check
-am body -q
-is "$rc $(failed body)" "0 0" "check, -q: nothing shown"
-am body
-is "$rc $(failed body)" "0 1" "check: the failure shown in the summary"
-git config --global lore-am.attestation-policy softfail
-am body -q
-is "$rc $(wc -l <body.err)" "0 1" "softfail, -q: one line"
-grep -q '^lore-am: \[PATCH 3/5\] part: add piece 3: ✗ BADSIG: DKIM/example.org' body.err
-ok $? "softfail, -q: the line names the patch"
-git config --global lore-am.attestation-policy hardfail
-am body
-is "$rc $(wc -c <body.out)" "1 0" "hardfail: exit 1, nothing written"
-grep -q '^lore-am: \[PATCH 3/5\] part: add piece 3: ✗ BADSIG: DKIM/example.org.*nothing written (attestation-policy hardfail)' body.err
-ok $? "hardfail: one error line naming the patch"
+policy_checks DKIM/example.org
 am body -q
 is "$rc $(wc -l <body.err)" "1 1" "hardfail, -q: the one error line"
 am good
@@ -162,21 +148,11 @@ is "$rc $(wc -c <good.out) $(grep -c 'DKIM not checked (--offline does no DNS): 
 git config --global --unset lore-am.attestation-policy
 
 # the mail filter's status header
-mkdir -p pt
-to_mbox good.mbox good/*.patch
-"$LORE_AM" --passthrough --status-header -o pt -m good.mbox \
-	<good/0002-*.patch >pt.out 2>pt.err
-grep -q '^X-Lore-Am: .*; attestation=pass$' pt.out
+status_header good pass
 ok $? "--status-header: attestation=pass"
-to_mbox body.mbox body/*.patch
-"$LORE_AM" --passthrough --status-header -o pt -m body.mbox \
-	<body/0002-*.patch >pt.out 2>pt.err
-grep -q '^X-Lore-Am: .*; attestation=fail$' pt.out
+status_header body fail
 ok $? "--status-header: attestation=fail"
-to_mbox plain.mbox plain/*.patch
-"$LORE_AM" --passthrough --status-header -o pt -m plain.mbox \
-	<plain/0002-*.patch >pt.out 2>pt.err
-grep -q '^X-Lore-Am: .*; attestation=none$' pt.out
+status_header plain none
 ok $? "--status-header: attestation=none"
 
 # the DNS server down: softfail goes on, in bounded time. Times are

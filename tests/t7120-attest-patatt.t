@@ -141,21 +141,7 @@ is "$rc $(signed len) $(grep -c '✗ BADSIG: ed25519/pat@example.com (text after
 	"0 4 1" "text appended after l=: BADSIG naming why"
 
 # the policies, on one tampered patch of five
-git config --global lore-am.attestation-policy check
-am body -q
-is "$rc $(failed body)" "0 0" "check, -q: nothing shown"
-am body
-is "$rc $(failed body)" "0 1" "check: the failure shown in the summary"
-git config --global lore-am.attestation-policy softfail
-am body -q
-is "$rc $(wc -l <body.err)" "0 1" "softfail, -q: one line"
-grep -q '^lore-am: \[PATCH 3/5\] part: add piece 3: ✗ BADSIG: ed25519/pat@example.com' body.err
-ok $? "softfail, -q: the line names the patch"
-git config --global lore-am.attestation-policy hardfail
-am body
-is "$rc $(wc -c <body.out)" "1 0" "hardfail: exit 1, nothing written"
-grep -q '^lore-am: \[PATCH 3/5\] part: add piece 3: ✗ BADSIG: ed25519/pat@example.com.*nothing written (attestation-policy hardfail)' body.err
-ok $? "hardfail: one error line naming the patch"
+policy_checks ed25519/pat@example.com
 mkdir -p outd
 am body -o outd
 is "$rc $(ls outd | wc -l)" "1 0" "hardfail with -o: no file written"
@@ -247,16 +233,9 @@ LORE_AM_NAMESERVER='[::1' am both
 is "$rc $(wc -c <both.out) $(grep -c "^lore-am: nameserver '\[::1' is not IPV4-ADDRESS:PORT or \[IPV6-ADDRESS\]:PORT$" both.err)" \
 	"2 0 1" "a bad IPv6 nameserver with a DKIM signature: usage error naming it"
 
-mkdir -p pt
-to_mbox both.mbox both/*.patch
-"$LORE_AM" --passthrough --status-header -o pt -m both.mbox \
-	<both/0002-*.patch >pt.out 2>pt.err
-grep -q '^X-Lore-Am: .*; attestation=pass$' pt.out
+status_header both pass
 ok $? "--status-header: attestation=pass"
-to_mbox body.mbox body/*.patch
-"$LORE_AM" --passthrough --status-header -o pt -m body.mbox \
-	<body/0002-*.patch >pt.out 2>pt.err
-grep -q '^X-Lore-Am: .*; attestation=fail$' pt.out
+status_header body fail
 ok $? "--status-header: a BADSIG is attestation=fail"
 
 # OpenPGP: a key without passphrase in a GnuPG home of the test

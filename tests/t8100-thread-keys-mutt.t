@@ -13,15 +13,11 @@
 . "$(dirname "$0")/lib-thread.sh"
 
 command -v tmux >/dev/null || skip_all "tmux not installed"
-clients= missing=
-for c in neomutt mutt; do
-	if command -v $c >/dev/null; then clients="$clients $c"; else
-		missing="$missing $c"; fi
-done
-[ -n "$clients" ] || skip_all "neither neomutt nor mutt installed"
-set -- $clients
-plan $((13 * $# + $(echo $missing | wc -w)))
-for c in $missing; do skip "$c not installed"; done
+installed neomutt mutt
+[ -n "$FOUND" ] || skip_all "neither neomutt nor mutt installed"
+set -- $FOUND
+plan $((13 * $# + $(echo $MISSING | wc -w)))
+skip_missing
 
 cd "$TRASH" || exit 1
 hooks_path
@@ -53,25 +49,20 @@ base_rc() {
 	EOF
 }
 
-# The client's answer to ":set ?VAR" for a boolean, as "yes" or "no".
-bool_shown() {
-	tmux_keys ":set ?$1" Enter
-	tmux_wait "$1( is |=\")" 5 >/dev/null || return 1
-	tmux_screen | grep -Eo "$1( is (un)?set|=\"(yes|no)\")" | tail -1 |
-		sed -e 's/is set\|"yes"/yes/' -e 's/is unset\|"no"/no/' |
-		sed 's/.*[ =]//'
-}
-
 # The status line's "f=FOLDER m=COUNT r=FLAG".
 status() { tmux_screen | grep -o 'LOREAM .*' | tail -1 | sed 's/ *$//'; }
 
 # Select the message whose Message-ID matches REGEX.
-select_id() {
-	tmux_keys /
-	tmux_wait 'Search for' 5 >/dev/null
-	tmux_keys -l "~i $1"
+select_id() { mutt_search "~i $1"; }
+
+# Change folder back to the client's inbox ($c's), and wait until it shows.
+to_inbox() {
+	tmux_keys c
+	tmux_wait 'Open mailbox' 5 >/dev/null
+	tmux_keys C-u
+	tmux_keys -l "$TRASH/inbox-$c"
 	tmux_keys Enter
-	tmux_gone 'Search for' 5 >/dev/null
+	tmux_wait "f=.*inbox-$c m=2" 5 >/dev/null
 }
 
 # Lines of the index that show one of the thread's senders.
@@ -147,12 +138,7 @@ for c in "$@"; do
 	is "$(shown)" 8 "$c: ... shown with the others"
 
 	# back to the inbox; another thread, from the pager
-	tmux_keys c
-	tmux_wait 'Open mailbox' 5 >/dev/null
-	tmux_keys C-u
-	tmux_keys -l "$TRASH/inbox-$c"
-	tmux_keys Enter
-	tmux_wait "f=.*inbox-$c m=2" 5 >/dev/null
+	to_inbox
 	select_id 'u@example'
 	tmux_keys Enter
 	tmux_wait 'Subject: another discussion' 5 >/dev/null
@@ -165,12 +151,7 @@ for c in "$@"; do
 	# lore-am fails (a mailbox it cannot read: a link to itself): the
 	# error shows, the client stays in its folder
 	ln -sf missing.mbox "$TRASH/missing.mbox"
-	tmux_keys c
-	tmux_wait 'Open mailbox' 5 >/dev/null
-	tmux_keys C-u
-	tmux_keys -l "$TRASH/inbox-$c"
-	tmux_keys Enter
-	tmux_wait "f=.*inbox-$c m=2" 5 >/dev/null
+	to_inbox
 	tmux_keys ":set my_lore_am_args=\"-m $TRASH/missing.mbox\"" Enter
 	tmux_keys M-m
 	tmux_wait 'Press any key' 10 >/dev/null

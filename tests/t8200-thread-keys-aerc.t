@@ -22,38 +22,16 @@ maildir_add "$md/INBOX" w/c.eml w/u.eml
 ln -s "$md" "$HOME/Mail"
 mkdir -p ~/Mail/lore-am/cur ~/Mail/lore-am/new ~/Mail/lore-am/tmp
 
-export XDG_CONFIG_HOME=$TRASH/xdg
-mkdir -p "$XDG_CONFIG_HOME/aerc"
-cat >"$XDG_CONFIG_HOME/aerc/accounts.conf" <<EOC
-[test]
-source = maildir://$md
-outgoing = /bin/false
-default = INBOX
-from = Test Maintainer <maintainer@example.org>
-EOC
-chmod 600 "$XDG_CONFIG_HOME/aerc/accounts.conf"
+aerc_setup "$md"
 # oldest first: c (10:10) is the last message of the INBOX
 printf '[ui]\nsort = date\n' >"$XDG_CONFIG_HOME/aerc/aerc.conf"
-cat /usr/share/aerc/binds.conf "$SRC_DIR/hooks/aerc-binds.conf" \
-	>"$XDG_CONFIG_HOME/aerc/binds.conf"
 export LORE_AM_ARGS="-l -m $TRASH/w/all.mbox"
 
 grep -q '^<A-m>' /usr/share/aerc/binds.conf
 is "$?" 1 "aerc binds nothing to Alt-m by default"
 
-# Press Alt-m; wait for TEXT in the terminal tab :pipe opens and for the
-# end of the command, then close the tab. As t5200 does, the key is
-# pressed once more when a busy aerc dropped it.
-thread_key() {
-	for _ in 1 2; do
-		tmux_keys M-m
-		tmux_wait "$1|Process complete" 5 >/dev/null && break
-	done
-	tmux_wait "$1" 10 || return 1
-	tmux_wait 'Process complete' 5 >/dev/null
-	tmux_keys Enter
-	tmux_gone 'Process complete' 5 >/dev/null
-}
+# Press Alt-m; wait for TEXT in the terminal tab, then close it.
+thread_key() { aerc_pipe M-m "$1"; }
 # Lines of the message list that show one of the small thread's senders.
 shown() { tmux_screen | grep -cE 'Person [rabcde] '; }
 # wait until the list shows N of them
@@ -108,15 +86,6 @@ is "$(shown) $(ls "$md/lore-am/cur" | wc -l)" "0 2" \
 	"... which replaced the last one"
 
 # aerc's own keys still work: q quits
-gone=1
-for _ in 1 2; do
-	tmux_keys q
-	for _ in $(seq 50); do
-		tmux -S "$_tmux_sock" has-session 2>/dev/null ||
-			{ gone=0; break; }
-		sleep 0.1
-	done
-	[ $gone = 0 ] && break
-done
-ok $gone "aerc's own keys still work (q quits)"
+tmux_quit q
+ok $? "aerc's own keys still work (q quits)"
 done_testing

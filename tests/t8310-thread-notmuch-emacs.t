@@ -9,10 +9,7 @@
 . "$(dirname "$0")/lib-thread.sh"
 . "$(dirname "$0")/lib-nm.sh"
 
-command -v notmuch >/dev/null || skip_all "notmuch not installed"
-command -v emacs >/dev/null || skip_all "emacs not installed"
-emacs -q --batch -l notmuch >/dev/null 2>&1 ||
-	skip_all "notmuch-emacs (elpa-notmuch) not installed"
+have_notmuch_emacs || skip_all "$WHY_NOT"
 plan 7
 
 cd "$TRASH" || exit 1

@@ -20,17 +20,14 @@ make_repo "$TRASH/repo"
 	-m "Signed-off-by: Pat Contributor <pat@example.com>")
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
 cover=$TRASH/p/0000-cover-letter.patch
-sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Spell and add/; s/\*\*\* BLURB HERE \*\*\*/This series spells two out.\n\nIt also adds a file./' "$cover"
+cover_letter "Spell and add" "This series spells two out.\n\nIt also adds a file." "$cover"
 to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
 id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
 base=$(git -C "$TRASH/repo" rev-parse base)
 topic_tree=$(git -C "$TRASH/repo" rev-parse 'topic^{tree}')
 
 # user REPO: a clone with branch "work" at base
-user() {
-	rm -rf "$1" && git clone -q "$TRASH/repo" "$1" &&
-		git -C "$1" checkout -q -b work base
-}
+user() { user_clone "$1" base; }
 # state REPO: everything a failed run must leave as it was
 state() {
 	(cd "$1" && git rev-parse HEAD && git symbolic-ref -q HEAD

@@ -9,10 +9,9 @@ plan 32
 R=$TRASH/repo
 two_revisions "$R" || exit 1
 commit() { printf '%s\n' "$2" >"$1" && git add "$1" && git commit -qm "$3"; }
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p1/*.patch "$TRASH"/p2/*.patch
+revisions_mbox "$TRASH/thread.mbox"
 id=$(msgid_of "$TRASH/p2/v2-0001-c-add-c.patch")
-git clone -q "$R" "$TRASH/u"
-(cd "$TRASH/u" && git checkout -q main)
+user_clone "$TRASH/u"
 state() {
 	(cd "$1" && git rev-parse HEAD && git status --porcelain &&
 	 git worktree list --porcelain && git for-each-ref && git stash list)

@@ -10,15 +10,13 @@ plan 13
 
 R=$TRASH/repo
 two_revisions "$R" || exit 1
-sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Add a and c/; s/\*\*\* BLURB HERE \*\*\*/Two small files./' \
-	"$TRASH/p2/v2-0000-cover-letter.patch"
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p1/*.patch "$TRASH"/p2/*.patch
+cover_letter "Add a and c" "Two small files." "$TRASH/p2/v2-0000-cover-letter.patch"
+revisions_mbox "$TRASH/thread.mbox"
 P1=$TRASH/p2/v2-0001-c-add-c.patch
 hooks_path
-user() { rm -rf "$1" && git clone -q "$R" "$1" && git -C "$1" checkout -q main; }
 pipe() { lore-am-pipe -r "$TRASH/u" -a "-m $TRASH/thread.mbox" "$@" <"$P1"; }
 
-user "$TRASH/u"
+user_clone "$TRASH/u"
 pipe range-diff >"$TRASH/out" 2>"$TRASH/err"
 ok $? "lore-am-pipe range-diff exits 0"
 check "its output holds the range-diff" grep -Eq "^3: +[0-9a-f]+ ! 1: +[0-9a-f]+ c: add c$" "$TRASH/out"
@@ -39,7 +37,7 @@ check "with lore-am's reason" grep -q "uncommitted changes" "$TRASH/err"
 
 # neomutt: Esc D in the pager
 if command -v neomutt >/dev/null && command -v tmux >/dev/null; then
-	user "$TRASH/u"
+	user_clone "$TRASH/u"
 	cat >"$TRASH/neomutt.rc" <<-RC
 	set folder="$TRASH" spoolfile="$TRASH/thread.mbox" record="" postponed=""
 	set mbox_type=mbox pipe_decode
@@ -51,11 +49,7 @@ if command -v neomutt >/dev/null && command -v tmux >/dev/null; then
 	tmux_start neomutt env LORE_AM_PAGER=cat neomutt -n -R \
 		-F "$TRASH/neomutt.rc" -f "$TRASH/thread.mbox"
 	tmux_wait 'Msgs:' >/dev/null
-	tmux_keys /
-	tmux_wait 'Search for' 5 >/dev/null
-	tmux_keys -l '~s "v2 1/2"'
-	tmux_keys Enter
-	tmux_gone 'Search for' 5 >/dev/null
+	mutt_search '~s "v2 1/2"'
 	tmux_keys Enter
 	tmux_wait '^Subject: ' 5 >/dev/null
 	tmux_keys M-D
@@ -70,29 +64,13 @@ fi
 
 # aerc: Alt-d on a maildir account holding the thread
 if command -v aerc >/dev/null && command -v tmux >/dev/null; then
-	user "$TRASH/u"
+	user_clone "$TRASH/u"
 	to_maildir "$TRASH/thread.mbox" "$TRASH/Maildir/INBOX"
-	export XDG_CONFIG_HOME=$TRASH/xdg
-	mkdir -p "$XDG_CONFIG_HOME/aerc"
-	cat >"$XDG_CONFIG_HOME/aerc/accounts.conf" <<-EOC
-	[test]
-	source = maildir://$TRASH/Maildir
-	outgoing = /bin/false
-	default = INBOX
-	from = Test Maintainer <maintainer@example.org>
-	EOC
-	chmod 600 "$XDG_CONFIG_HOME/aerc/accounts.conf"
-	: >"$XDG_CONFIG_HOME/aerc/aerc.conf"
-	cat /usr/share/aerc/binds.conf "$SRC_DIR/hooks/aerc-binds.conf" \
-		>"$XDG_CONFIG_HOME/aerc/binds.conf"
+	aerc_setup "$TRASH/Maildir"
 	tmux_start aerc env LORE_AM_PAGER=cat LORE_AM_REPO="$TRASH/u" \
 		LORE_AM_ARGS="-m $TRASH/thread.mbox" aerc
 	tmux_wait 'PATCH' 15 >/dev/null
-	for _ in 1 2; do
-		tmux_keys M-d
-		tmux_wait '! 1: +[0-9a-f]+ c: add c|Process complete' 10 >/dev/null && break
-	done
-	tmux_wait '! 1: +[0-9a-f]+ c: add c' 20 >/dev/null
+	aerc_pipe M-d '! 1: +[0-9a-f]+ c: add c' 20
 	ok $? "aerc: Alt-d shows the range-diff in its terminal tab"
 	unset XDG_CONFIG_HOME
 else
@@ -100,9 +78,8 @@ else
 fi
 
 # notmuch-emacs: lore-am-range-diff
-if command -v emacs >/dev/null && emacs -q --batch -l notmuch >/dev/null 2>&1 &&
-	command -v notmuch >/dev/null; then
-	user "$TRASH/u"
+if have_notmuch_emacs; then
+	user_clone "$TRASH/u"
 	to_maildir "$TRASH/thread.mbox" "$TRASH/mail/lists"
 	export NOTMUCH_CONFIG=$TRASH/notmuch-config
 	printf '[database]\npath=%s\n[new]\ntags=new\n' "$TRASH/mail" >"$NOTMUCH_CONFIG"

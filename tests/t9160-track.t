@@ -10,13 +10,13 @@ plan 15
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org --cc=rev@example.com
-sed -i 's/\*\*\* SUBJECT HERE \*\*\*/Add the pieces/; s/\*\*\* BLURB HERE \*\*\*/Hello,\n\nThis adds three pieces./' \
+cover_letter "Add the pieces" "Hello,\n\nThis adds three pieces." \
 	"$TRASH/p/0000-cover-letter.patch"
 to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
 id=$(msgid_of "$TRASH/p/0001-part-add-piece-1.patch")
 cover_id=$(msgid_of "$TRASH/p/0000-cover-letter.patch")
 data=$HOME/.local/share/b4
-user() { rm -rf "$1" && git clone -q "$TRASH/repo" "$1" && git -C "$1" checkout -q -b work base; }
+user() { user_clone "$1" base; }
 
 user "$TRASH/u"
 (cd "$TRASH/u" && "$LORE_AM" -m "$TRASH/thread.mbox" --apply "$id" >/dev/null 2>&1)

@@ -23,7 +23,7 @@ fmt "$TRASH/repo" "$TRASH/p" --cover-letter
 to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
 id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
 two_revisions "$TRASH/rd"
-to_mbox "$TRASH/rd.mbox" "$TRASH"/p1/*.patch "$TRASH"/p2/*.patch
+revisions_mbox "$TRASH/rd.mbox"
 rdid=$v1c
 
 # a hook of git am in the temporary worktree: says it is there, then
@@ -40,7 +40,7 @@ HOOK
 chmod +x "$TRASH/hold-hook"
 
 user() {
-	rm -rf "$1" && git clone -q "$2" "$1" && git -C "$1" checkout -q -b work base &&
+	user_clone "$1" base "$2" &&
 		cp "$TRASH/hold-hook" "$1/.git/hooks/applypatch-msg"
 }
 # started MARK DIR ARGS...: lore-am ARGS in DIR, in a process group of its
