@@ -11,7 +11,7 @@
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 command -v patatt >/dev/null || skip_all "patatt not installed"
-plan 9
+plan 10
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -65,12 +65,15 @@ if [ "$rc" -eq 125 ]; then
 	skip "cannot hide libsodium here (no unshare or mount)"
 	skip "cannot hide libsodium here (no unshare or mount)"
 	skip "cannot hide libsodium here (no unshare or mount)"
+	skip "cannot hide libsodium here (no unshare or mount)"
 else
 	is "$rc $(wc -c <nolib.out | tr -d ' ')" "0 $(wc -c <arch.out | tr -d ' ')" \
 		"without libsodium: the series is written"
 	is "$(grep -c 'ed25519/pat@example.com not checked: libsodium missing' nolib.err)" 1 \
 		"without libsodium: not checked, said once"
 	is "$(signed nolib.err)" 0 "without libsodium: no ✓"
+	is "$(grep -c '^lore-am: warning: cannot load libsodium\.so\.23: ' nolib.err)" 1 \
+		"without libsodium: one warning names it, as for libopendkim"
 fi
 pi_stop
 done_testing
