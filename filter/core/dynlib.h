@@ -44,8 +44,8 @@
 #define DYNLIB_ERROR (dynlib_error_quark())
 GQuark dynlib_error_quark(void);
 
-/* DYNLIB_ERROR's one code: the library cannot be loaded, or lacks one of
- * the functions of its table. */
+/* DYNLIB_ERROR's one code: the library cannot be loaded, lacks one of the
+ * functions of its table, or (said by its module) cannot start. */
 enum { DYNLIB_ERROR_MISSING };
 
 /* A function to look up, and the pointer its address goes to. */
@@ -71,7 +71,8 @@ struct dynlib {
 #define DYNLIB_SYM(lib, f) {#f, (gpointer *)&(lib).p_##f},
 /* The call through @lib's pointer to @f. */
 #define DYNLIB_CALL(lib, f) (*(lib).p_##f)
-/* struct dynlib for @soname, its table the array @syms. */
+/* struct dynlib for the library @name (its soname), its table the array
+ * @table. */
 #define DYNLIB_INIT(name, table)                                               \
 	{                                                                      \
 		.soname = (name), .syms = (table), .n = G_N_ELEMENTS(table)    \
