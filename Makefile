@@ -35,15 +35,19 @@ MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/lore-am
 DOCDIR   ?= $(PREFIX)/share/doc/lore-am
 CC       ?= cc
-PKGS      = gmime-3.0 libcurl zlib gmodule-2.0 sqlite3
+# gmodule-no-export-2.0: GModule without -Wl,--export-dynamic. That flag
+# exists for modules that call back into the program by name, and nothing
+# lore-am loads does; it put all of the binary's functions in its dynamic
+# symbol table, where a library loaded later could bind to them.
+PKGS      = gmime-3.0 libcurl zlib gmodule-no-export-2.0 sqlite3
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
 	     $(INCLUDES) $(shell pkg-config --cflags $(PKGS))
 ALL_LDFLAGS = $(LDFLAGS)
-# libcurl and libsqlite3 are not linked: filter/source/curllib.c loads
-# libcurl when a fetch needs it, filter/source/sqlitelib.c libsqlite3 when
-# an index does
+# libcurl and libsqlite3 are not linked: filter/core/dynlib.c loads
+# libcurl when a fetch needs it (filter/source/curllib.h), libsqlite3 when
+# an index does (filter/source/sqlitelib.h)
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl sqlite3,$(PKGS)))
 # glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
 # itself is loaded when a signed patch is checked (filter/attest/dkimv.c), and

@@ -32,6 +32,6 @@ same_file "$TRASH/nm.mbx" "$TRASH/out.mbx" "the same series either way"
 
 # a libnotmuch that cannot be loaded: one clear line and status 2 for -N;
 # the mbox runs do not notice
-loaded_on_demand libnotmuch.so.5 2 -N "cannot load the notmuch library: " \
+loaded_on_demand libnotmuch.so.5 2 -N "cannot load libnotmuch\\.so\\.5: " \
 	"$mbox" "$TRASH/out.mbx" "$cover" -N
 done_testing

@@ -11,7 +11,7 @@
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 command -v patatt >/dev/null || skip_all "patatt not installed"
-plan 9
+plan 10
 
 cd "$TRASH" || exit 1
 export XDG_DATA_HOME=$TRASH/data
@@ -61,12 +61,14 @@ is "$? $(grep -c '^ *PASS' validate.out)" "0 4" \
 without_lib libsodium.so.23 "$LORE_AM" -C -L "$PI_URL/list" "$cover_id" \
 	>nolib.out 2>nolib.err
 rc=$?
-if lib_hidden "$rc" 3 libsodium; then
+if lib_hidden "$rc" 4 libsodium; then
 	is "$rc $(wc -c <nolib.out | tr -d ' ')" "0 $(wc -c <arch.out | tr -d ' ')" \
 		"without libsodium: the series is written"
 	is "$(grep -c 'ed25519/pat@example.com not checked: libsodium missing' nolib.err)" 1 \
 		"without libsodium: not checked, said once"
 	is "$(signed nolib.err)" 0 "without libsodium: no ✓"
+	is "$(grep -c '^lore-am: warning: cannot load libsodium\.so\.23: ' nolib.err)" 1 \
+		"without libsodium: one warning names it, as for libopendkim"
 fi
 pi_stop
 done_testing

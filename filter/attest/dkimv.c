@@ -7,63 +7,70 @@
  * part counts as bad: that text could be a whole added hunk.
  */
 #include "attest/dkimv.h"
+#include "core/dynlib.h"
 #include "core/util.h"
 
 #include <opendkim/dkim.h>
 #include <string.h>
 
+/*
+ * libopendkim, loaded on first use (core/dynlib.h): a run that checks no
+ * DKIM signature never maps it or OpenSSL. The code below calls it by its
+ * own names, each a call through dkimlib's pointers, once dkimv_new() has
+ * loaded it.
+ */
+#define DKIMLIB_FUNCTIONS(X, lib)                                              \
+	X(lib, dkim_init)                                                      \
+	X(lib, dkim_close)                                                     \
+	X(lib, dkim_options)                                                   \
+	X(lib, dkim_set_key_lookup)                                            \
+	X(lib, dkim_verify)                                                    \
+	X(lib, dkim_set_user_context)                                          \
+	X(lib, dkim_get_user_context)                                          \
+	X(lib, dkim_chunk)                                                     \
+	X(lib, dkim_eom)                                                       \
+	X(lib, dkim_free)                                                      \
+	X(lib, dkim_getsiglist)                                                \
+	X(lib, dkim_sig_getdomain)                                             \
+	X(lib, dkim_sig_getselector)                                           \
+	X(lib, dkim_sig_getflags)                                              \
+	X(lib, dkim_sig_getbh)                                                 \
+	X(lib, dkim_sig_geterror)                                              \
+	X(lib, dkim_sig_getcanonlen)                                           \
+	X(lib, dkim_sig_getsigntime)                                           \
+	X(lib, dkim_sig_gettagvalue)
+
+static struct dkimlib {
+	struct dynlib dl;
+	DKIMLIB_FUNCTIONS(DYNLIB_POINTER, _)
+} dkimlib;
+
+static const struct dynlib_sym syms[] = {
+    DKIMLIB_FUNCTIONS(DYNLIB_SYM, dkimlib)};
+
 /* the soname of libopendkim 2.10 and 2.11 */
-#define DKIMV_LIB "libopendkim.so.11"
+static struct dkimlib dkimlib = {.dl = DYNLIB_INIT("libopendkim.so.11", syms)};
 
-static struct {
-	__typeof__(dkim_init) *init;
-	__typeof__(dkim_close) *close;
-	__typeof__(dkim_options) *options;
-	__typeof__(dkim_set_key_lookup) *set_key_lookup;
-	__typeof__(dkim_verify) *verify;
-	__typeof__(dkim_set_user_context) *set_user_context;
-	__typeof__(dkim_get_user_context) *get_user_context;
-	__typeof__(dkim_chunk) *chunk;
-	__typeof__(dkim_eom) *eom;
-	__typeof__(dkim_free) *free;
-	__typeof__(dkim_getsiglist) *getsiglist;
-	__typeof__(dkim_sig_getdomain) *sig_getdomain;
-	__typeof__(dkim_sig_getselector) *sig_getselector;
-	__typeof__(dkim_sig_getflags) *sig_getflags;
-	__typeof__(dkim_sig_getbh) *sig_getbh;
-	__typeof__(dkim_sig_geterror) *sig_geterror;
-	__typeof__(dkim_sig_getcanonlen) *sig_getcanonlen;
-	__typeof__(dkim_sig_getsigntime) *sig_getsigntime;
-	__typeof__(dkim_sig_gettagvalue) *sig_gettagvalue;
-} lib;
-
-/* clang-format off */
-static const struct lore_sym syms[] = {
-	{ "dkim_init", (gpointer *)&lib.init },
-	{ "dkim_close", (gpointer *)&lib.close },
-	{ "dkim_options", (gpointer *)&lib.options },
-	{ "dkim_set_key_lookup", (gpointer *)&lib.set_key_lookup },
-	{ "dkim_verify", (gpointer *)&lib.verify },
-	{ "dkim_set_user_context", (gpointer *)&lib.set_user_context },
-	{ "dkim_get_user_context", (gpointer *)&lib.get_user_context },
-	{ "dkim_chunk", (gpointer *)&lib.chunk },
-	{ "dkim_eom", (gpointer *)&lib.eom },
-	{ "dkim_free", (gpointer *)&lib.free },
-	{ "dkim_getsiglist", (gpointer *)&lib.getsiglist },
-	{ "dkim_sig_getdomain", (gpointer *)&lib.sig_getdomain },
-	{ "dkim_sig_getselector", (gpointer *)&lib.sig_getselector },
-	{ "dkim_sig_getflags", (gpointer *)&lib.sig_getflags },
-	{ "dkim_sig_getbh", (gpointer *)&lib.sig_getbh },
-	{ "dkim_sig_geterror", (gpointer *)&lib.sig_geterror },
-	{ "dkim_sig_getcanonlen", (gpointer *)&lib.sig_getcanonlen },
-	{ "dkim_sig_getsigntime", (gpointer *)&lib.sig_getsigntime },
-	{ "dkim_sig_gettagvalue", (gpointer *)&lib.sig_gettagvalue },
-};
-
-static struct lore_lib libdkim = { .soname = DKIMV_LIB,
-				   .syms = syms,
-				   .n = G_N_ELEMENTS(syms) };
-/* clang-format on */
+#define DKIMLIB_CALL(f) DYNLIB_CALL(dkimlib, f)
+#define dkim_init DKIMLIB_CALL(dkim_init)
+#define dkim_close DKIMLIB_CALL(dkim_close)
+#define dkim_options DKIMLIB_CALL(dkim_options)
+#define dkim_set_key_lookup DKIMLIB_CALL(dkim_set_key_lookup)
+#define dkim_verify DKIMLIB_CALL(dkim_verify)
+#define dkim_set_user_context DKIMLIB_CALL(dkim_set_user_context)
+#define dkim_get_user_context DKIMLIB_CALL(dkim_get_user_context)
+#define dkim_chunk DKIMLIB_CALL(dkim_chunk)
+#define dkim_eom DKIMLIB_CALL(dkim_eom)
+#define dkim_free DKIMLIB_CALL(dkim_free)
+#define dkim_getsiglist DKIMLIB_CALL(dkim_getsiglist)
+#define dkim_sig_getdomain DKIMLIB_CALL(dkim_sig_getdomain)
+#define dkim_sig_getselector DKIMLIB_CALL(dkim_sig_getselector)
+#define dkim_sig_getflags DKIMLIB_CALL(dkim_sig_getflags)
+#define dkim_sig_getbh DKIMLIB_CALL(dkim_sig_getbh)
+#define dkim_sig_geterror DKIMLIB_CALL(dkim_sig_geterror)
+#define dkim_sig_getcanonlen DKIMLIB_CALL(dkim_sig_getcanonlen)
+#define dkim_sig_getsigntime DKIMLIB_CALL(dkim_sig_getsigntime)
+#define dkim_sig_gettagvalue DKIMLIB_CALL(dkim_sig_gettagvalue)
 
 struct dkimv {
 	DKIM_LIB *lib;
@@ -143,9 +150,9 @@ key_fit(const char *txt, size_t max)
 static DKIM_CBSTAT
 key_lookup(DKIM *dkim, DKIM_SIGINFO *sig, u_char *buf, size_t buflen)
 {
-	struct dkimv *v = lib.get_user_context(dkim);
-	const char *sel = (const char *)lib.sig_getselector(sig);
-	const char *dom = (const char *)lib.sig_getdomain(sig);
+	struct dkimv *v = dkim_get_user_context(dkim);
+	const char *sel = (const char *)dkim_sig_getselector(sig);
+	const char *dom = (const char *)dkim_sig_getdomain(sig);
 	g_autofree char *rec = NULL;
 	const char *txt;
 
@@ -172,23 +179,20 @@ dkimv_new(struct dnstxt *dns, GError **err)
 	struct dkimv *v;
 	unsigned int flags = DKIM_LIBFLAGS_FIXCRLF;
 
-	if (!lore_lib_need(&libdkim)) {
-		g_set_error(err, LORE_ERROR, LORE_ETEMP, "cannot load %s: %s",
-			    DKIMV_LIB, libdkim.failed);
+	if (!dynlib_load(&dkimlib.dl, err))
 		return NULL;
-	}
 	v = g_new0(struct dkimv, 1);
 	v->dns = dns;
-	v->lib = lib.init(NULL, NULL);
+	v->lib = dkim_init(NULL, NULL);
 	if (!v->lib) {
 		g_set_error(err, LORE_ERROR, LORE_ETEMP,
 			    "libopendkim could not start");
 		g_free(v);
 		return NULL;
 	}
-	lib.options(v->lib, DKIM_OP_SETOPT, DKIM_OPTS_FLAGS, &flags,
-		    sizeof(flags));
-	lib.set_key_lookup(v->lib, key_lookup);
+	dkim_options(v->lib, DKIM_OP_SETOPT, DKIM_OPTS_FLAGS, &flags,
+		     sizeof(flags));
+	dkim_set_key_lookup(v->lib, key_lookup);
 	return v;
 }
 
@@ -197,7 +201,7 @@ dkimv_free(struct dkimv *v)
 {
 	if (!v)
 		return;
-	lib.close(v->lib);
+	dkim_close(v->lib);
 	g_free(v);
 }
 
@@ -216,8 +220,8 @@ sig_clear(gpointer p)
 static char *
 no_key_why(struct dkimv *v, DKIM_SIGINFO *sig)
 {
-	const char *sel = (const char *)lib.sig_getselector(sig);
-	const char *dom = (const char *)lib.sig_getdomain(sig);
+	const char *sel = (const char *)dkim_sig_getselector(sig);
+	const char *dom = (const char *)dkim_sig_getdomain(sig);
 	g_autofree char *rec = NULL, *name = NULL, *safe = NULL;
 	const char *txt;
 	enum dnstxt_status st = lookup(v, sel, dom, &txt);
@@ -248,7 +252,7 @@ stale(DKIM_SIGINFO *sig, gint64 date, guint max_days)
 	gint64 drift;
 
 	if (!max_days || date <= 0 ||
-	    lib.sig_getsigntime(sig, &when) != DKIM_STAT_OK ||
+	    dkim_sig_getsigntime(sig, &when) != DKIM_STAT_OK ||
 	    when > G_MAXINT64)
 		return FALSE;
 	drift = (gint64)when - date;
@@ -260,16 +264,16 @@ static void
 judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, gint64 date,
       guint max_days, struct dkimv_sig *out)
 {
-	const char *dom = (const char *)lib.sig_getdomain(sig);
-	int e = lib.sig_geterror(sig);
+	const char *dom = (const char *)dkim_sig_getdomain(sig);
+	int e = dkim_sig_geterror(sig);
 	ssize_t msglen = -1, canonlen = -1, signlen = -1;
 
 	out->domain = lore_term_safe(dom ? dom : "?", -1);
 	out->hdrs = g_strdup(
-	    (const char *)lib.sig_gettagvalue(sig, FALSE, (u_char *)"h"));
-	if ((lib.sig_getflags(sig) & DKIM_SIGFLAG_PASSED) &&
-	    lib.sig_getbh(sig) == DKIM_SIGBH_MATCH) {
-		lib.sig_getcanonlen(dkim, sig, &msglen, &canonlen, &signlen);
+	    (const char *)dkim_sig_gettagvalue(sig, FALSE, (u_char *)"h"));
+	if ((dkim_sig_getflags(sig) & DKIM_SIGFLAG_PASSED) &&
+	    dkim_sig_getbh(sig) == DKIM_SIGBH_MATCH) {
+		dkim_sig_getcanonlen(dkim, sig, &msglen, &canonlen, &signlen);
 		if (signlen >= 0 && msglen > canonlen) {
 			out->verdict = DKIMV_BADSIG;
 			out->why =
@@ -289,7 +293,7 @@ judge(struct dkimv *v, DKIM *dkim, DKIM_SIGINFO *sig, gint64 date,
 		return;
 	}
 	out->verdict = DKIMV_BADSIG;
-	out->why = g_strdup(lib.sig_getbh(sig) == DKIM_SIGBH_MISMATCH
+	out->why = g_strdup(dkim_sig_getbh(sig) == DKIM_SIGBH_MISMATCH
 				? "the body changed after signing"
 				: "the signature does not match");
 }
@@ -305,16 +309,16 @@ dkimv_check(struct dkimv *v, const char *raw, size_t len, gint64 date,
 	int i, n = 0;
 
 	g_array_set_clear_func(out, sig_clear);
-	dkim = lib.verify(v->lib, (const unsigned char *)"lore-am", NULL, &st);
+	dkim = dkim_verify(v->lib, (const unsigned char *)"lore-am", NULL, &st);
 	if (!dkim)
 		return out;
-	lib.set_user_context(dkim, v);
-	st = lib.chunk(dkim, (u_char *)raw, len);
+	dkim_set_user_context(dkim, v);
+	st = dkim_chunk(dkim, (u_char *)raw, len);
 	if (st == DKIM_STAT_OK)
-		st = lib.chunk(dkim, NULL, 0);
+		st = dkim_chunk(dkim, NULL, 0);
 	if (st == DKIM_STAT_OK || st == DKIM_STAT_NOSIG)
-		lib.eom(dkim, NULL);
-	if (lib.getsiglist(dkim, &sigs, &n) != DKIM_STAT_OK)
+		dkim_eom(dkim, NULL);
+	if (dkim_getsiglist(dkim, &sigs, &n) != DKIM_STAT_OK)
 		n = 0;
 	for (i = 0; i < n; i++) {
 		struct dkimv_sig s = {0};
@@ -322,6 +326,6 @@ dkimv_check(struct dkimv *v, const char *raw, size_t len, gint64 date,
 		judge(v, dkim, sigs[i], date, max_days, &s);
 		g_array_append_val(out, s);
 	}
-	lib.free(dkim);
+	dkim_free(dkim);
 	return out;
 }

@@ -11,8 +11,10 @@
 
 #include <glib.h>
 
-/* Is libsodium there and set up? Asked once; FALSE means not checked. */
-gboolean edv_available(void);
+/* Load libsodium and set it up, once a run; later calls give the first
+ * answer. FALSE with @err ("cannot load libsodium.so.23: ...") when it
+ * cannot be: ed25519 signatures are then not checked. */
+gboolean edv_load(GError **err);
 
 /*
  * Does @sig (@siglen bytes, b= decoded) sign the 32 bytes @digest with

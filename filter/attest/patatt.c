@@ -24,6 +24,7 @@ struct patatt {
 	char *scratch; /* mailinfo's files and GnuPG homes; made on first use */
 	struct pgpv *pgp;
 	gboolean pgp_tried;
+	gboolean ed, ed_tried; /* libsodium loaded, and asked */
 };
 
 /* One message as patatt sees it. */
@@ -357,22 +358,33 @@ stale(gint64 when, gint64 date, guint max_days)
 	       drift < -(gint64)max_days * 86400;
 }
 
+/* A library that cannot be loaded: one warning a run, as for DKIM. */
+static void
+lib_missing(GError *err)
+{
+	lore_err("warning: %s", err->message);
+	g_error_free(err);
+}
+
 /* Is the checking library there? Say why not in @out once per check. */
 static gboolean
 have_lib(struct patatt *p, const char *algo, struct patatt_sig *out)
 {
+	GError *err = NULL;
+
 	if (!strcmp(algo, "ed25519")) {
-		if (edv_available())
-			return TRUE;
+		if (!p->ed_tried) {
+			p->ed_tried = TRUE;
+			if (!(p->ed = edv_load(&err)))
+				lib_missing(err);
+		}
 		out->why = "libsodium missing";
-		return FALSE;
+		return p->ed;
 	}
 	if (!p->pgp_tried && scratch(p)) {
-		GError *err = NULL;
-
 		p->pgp_tried = TRUE;
 		if (!(p->pgp = pgpv_new(p->scratch, &err)))
-			g_error_free(err);
+			lib_missing(err);
 	}
 	out->why = "GPGME missing";
 	return p->pgp != NULL;

@@ -5,6 +5,7 @@
  * key's trust; an expired or revoked key, or a bad signature, fails.
  */
 #include "attest/pgpv.h"
+#include "core/dynlib.h"
 #include "core/util.h"
 
 #include <gpgme.h>
@@ -12,49 +13,56 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * GPGME, loaded on first use (core/dynlib.h): a run without an
+ * OpenPGP-signed patch never starts gpg. The code below calls it by its
+ * own names, each a call through gpgmelib's pointers, once pgpv_new() has
+ * loaded it; gpgme_check_version() is GPGME's macro, which passes the
+ * layout of its structs to gpgme_check_version_internal().
+ */
+#define GPGMELIB_FUNCTIONS(X, lib)                                             \
+	X(lib, gpgme_check_version_internal)                                   \
+	X(lib, gpgme_new)                                                      \
+	X(lib, gpgme_release)                                                  \
+	X(lib, gpgme_set_protocol)                                             \
+	X(lib, gpgme_ctx_set_engine_info)                                      \
+	X(lib, gpgme_data_new)                                                 \
+	X(lib, gpgme_data_new_from_mem)                                        \
+	X(lib, gpgme_data_release)                                             \
+	X(lib, gpgme_data_release_and_get_mem)                                 \
+	X(lib, gpgme_free)                                                     \
+	X(lib, gpgme_op_verify)                                                \
+	X(lib, gpgme_op_verify_result)                                         \
+	X(lib, gpgme_op_import)                                                \
+	X(lib, gpgme_op_import_result)
+
+static struct gpgmelib {
+	struct dynlib dl;
+	GPGMELIB_FUNCTIONS(DYNLIB_POINTER, _)
+} gpgmelib;
+
+static const struct dynlib_sym syms[] = {
+    GPGMELIB_FUNCTIONS(DYNLIB_SYM, gpgmelib)};
+
 /* the soname of GPGME 1.x, the one GMime 3 links */
-#define PGPV_LIB "libgpgme.so.11"
+static struct gpgmelib gpgmelib = {.dl = DYNLIB_INIT("libgpgme.so.11", syms)};
 
-static struct {
-	const char *(*check_version)(const char *);
-	__typeof__(gpgme_new) *new;
-	__typeof__(gpgme_release) *release;
-	__typeof__(gpgme_set_protocol) *set_protocol;
-	__typeof__(gpgme_ctx_set_engine_info) *set_engine_info;
-	__typeof__(gpgme_data_new) *data_new;
-	__typeof__(gpgme_data_new_from_mem) *data_new_from_mem;
-	__typeof__(gpgme_data_release) *data_release;
-	__typeof__(gpgme_data_release_and_get_mem) *data_release_and_get_mem;
-	__typeof__(gpgme_free) *free;
-	__typeof__(gpgme_op_verify) *op_verify;
-	__typeof__(gpgme_op_verify_result) *op_verify_result;
-	__typeof__(gpgme_op_import) *op_import;
-	__typeof__(gpgme_op_import_result) *op_import_result;
-} lib;
-
-/* clang-format off */
-static const struct lore_sym syms[] = {
-	{ "gpgme_check_version", (gpointer *)&lib.check_version },
-	{ "gpgme_new", (gpointer *)&lib.new },
-	{ "gpgme_release", (gpointer *)&lib.release },
-	{ "gpgme_set_protocol", (gpointer *)&lib.set_protocol },
-	{ "gpgme_ctx_set_engine_info", (gpointer *)&lib.set_engine_info },
-	{ "gpgme_data_new", (gpointer *)&lib.data_new },
-	{ "gpgme_data_new_from_mem", (gpointer *)&lib.data_new_from_mem },
-	{ "gpgme_data_release", (gpointer *)&lib.data_release },
-	{ "gpgme_data_release_and_get_mem",
-	  (gpointer *)&lib.data_release_and_get_mem },
-	{ "gpgme_free", (gpointer *)&lib.free },
-	{ "gpgme_op_verify", (gpointer *)&lib.op_verify },
-	{ "gpgme_op_verify_result", (gpointer *)&lib.op_verify_result },
-	{ "gpgme_op_import", (gpointer *)&lib.op_import },
-	{ "gpgme_op_import_result", (gpointer *)&lib.op_import_result },
-};
-
-static struct lore_lib libgpgme = { .soname = PGPV_LIB,
-				    .syms = syms,
-				    .n = G_N_ELEMENTS(syms) };
-/* clang-format on */
+#define GPGMELIB_CALL(f) DYNLIB_CALL(gpgmelib, f)
+#define gpgme_check_version_internal GPGMELIB_CALL(gpgme_check_version_internal)
+#define gpgme_new GPGMELIB_CALL(gpgme_new)
+#define gpgme_release GPGMELIB_CALL(gpgme_release)
+#define gpgme_set_protocol GPGMELIB_CALL(gpgme_set_protocol)
+#define gpgme_ctx_set_engine_info GPGMELIB_CALL(gpgme_ctx_set_engine_info)
+#define gpgme_data_new GPGMELIB_CALL(gpgme_data_new)
+#define gpgme_data_new_from_mem GPGMELIB_CALL(gpgme_data_new_from_mem)
+#define gpgme_data_release GPGMELIB_CALL(gpgme_data_release)
+#define gpgme_data_release_and_get_mem                                         \
+	GPGMELIB_CALL(gpgme_data_release_and_get_mem)
+#define gpgme_free GPGMELIB_CALL(gpgme_free)
+#define gpgme_op_verify GPGMELIB_CALL(gpgme_op_verify)
+#define gpgme_op_verify_result GPGMELIB_CALL(gpgme_op_verify_result)
+#define gpgme_op_import GPGMELIB_CALL(gpgme_op_import)
+#define gpgme_op_import_result GPGMELIB_CALL(gpgme_op_import_result)
 
 struct pgpv {
 	char *scratch;
@@ -67,13 +75,10 @@ pgpv_new(const char *scratch, GError **err)
 {
 	struct pgpv *v;
 
-	if (!lore_lib_need(&libgpgme)) {
-		g_set_error(err, LORE_ERROR, LORE_ETEMP, "cannot load %s: %s",
-			    PGPV_LIB, libgpgme.failed);
+	if (!dynlib_load(&gpgmelib.dl, err))
 		return NULL;
-	}
 	/* GPGME's rule: asked once before any other call */
-	lib.check_version(NULL);
+	gpgme_check_version(NULL);
 	v = g_new0(struct pgpv, 1);
 	v->scratch = g_strdup(scratch);
 	v->homes = g_hash_table_new_full(g_bytes_hash, g_bytes_equal,
@@ -125,12 +130,12 @@ context(const char *home)
 {
 	gpgme_ctx_t ctx;
 
-	if (lib.new(&ctx))
+	if (gpgme_new(&ctx))
 		return NULL;
-	if (lib.set_protocol(ctx, GPGME_PROTOCOL_OpenPGP) ||
-	    (home &&
-	     lib.set_engine_info(ctx, GPGME_PROTOCOL_OpenPGP, NULL, home))) {
-		lib.release(ctx);
+	if (gpgme_set_protocol(ctx, GPGME_PROTOCOL_OpenPGP) ||
+	    (home && gpgme_ctx_set_engine_info(ctx, GPGME_PROTOCOL_OpenPGP,
+					       NULL, home))) {
+		gpgme_release(ctx);
 		return NULL;
 	}
 	return ctx;
@@ -151,14 +156,14 @@ home_for(struct pgpv *v, GBytes *key)
 		return g_hash_table_lookup(v->homes, key);
 	home = g_strdup_printf("%s/gnupg-%u", v->scratch, v->made++);
 	if (mkdir(home, 0700) == 0 && (ctx = context(home))) {
-		if (!lib.data_new_from_mem(&data, g_bytes_get_data(key, NULL),
-					   g_bytes_get_size(key), 0)) {
-			ok = !lib.op_import(ctx, data) &&
-			     (r = lib.op_import_result(ctx)) &&
+		if (!gpgme_data_new_from_mem(&data, g_bytes_get_data(key, NULL),
+					     g_bytes_get_size(key), 0)) {
+			ok = !gpgme_op_import(ctx, data) &&
+			     (r = gpgme_op_import_result(ctx)) &&
 			     r->imported + r->unchanged > 0;
-			lib.data_release(data);
+			gpgme_data_release(data);
 		}
-		lib.release(ctx);
+		gpgme_release(ctx);
 	}
 	g_hash_table_insert(v->homes, g_bytes_ref(key), g_strdup(home));
 	if (!ok) {
@@ -191,13 +196,13 @@ pgpv_verify(struct pgpv *v, GBytes *key, const guchar *sig, gsize siglen,
 		*why = "gpg could not start";
 		return PGPV_BAD;
 	}
-	if (lib.data_new_from_mem(&sd, (const char *)sig, siglen, 0) ||
-	    lib.data_new(&out)) {
+	if (gpgme_data_new_from_mem(&sd, (const char *)sig, siglen, 0) ||
+	    gpgme_data_new(&out)) {
 		*why = "gpg could not start";
 		goto done;
 	}
-	lib.op_verify(ctx, sd, NULL, out);
-	r = lib.op_verify_result(ctx);
+	gpgme_op_verify(ctx, sd, NULL, out);
+	r = gpgme_op_verify_result(ctx);
 	if (!r || !r->signatures)
 		goto done;
 	code = gpgme_err_code(r->signatures->status);
@@ -215,16 +220,16 @@ pgpv_verify(struct pgpv *v, GBytes *key, const guchar *sig, gsize siglen,
 		goto done;
 	}
 	*when = r->signatures->timestamp;
-	buf = lib.data_release_and_get_mem(out, &n);
+	buf = gpgme_data_release_and_get_mem(out, &n);
 	out = NULL;
 	*plain = g_bytes_new(buf, buf ? n : 0);
-	lib.free(buf);
+	gpgme_free(buf);
 	res = PGPV_GOOD;
 done:
 	if (sd)
-		lib.data_release(sd);
+		gpgme_data_release(sd);
 	if (out)
-		lib.data_release(out);
-	lib.release(ctx);
+		gpgme_data_release(out);
+	gpgme_release(ctx);
 	return res;
 }

@@ -5,7 +5,6 @@
 #include "core/util.h"
 
 #include <errno.h>
-#include <gmodule.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -336,31 +335,5 @@ lore_write_all(int fd, const void *data, size_t n)
 		p += w;
 		n -= w;
 	}
-	return TRUE;
-}
-
-gboolean
-lore_lib_need(struct lore_lib *l)
-{
-	GModule *m;
-	guint i;
-
-	if (l->state)
-		return l->state > 0;
-	l->state = -1;
-	m = g_module_open(l->soname, G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL);
-	if (!m) {
-		l->failed = g_strdup(g_module_error());
-		return FALSE;
-	}
-	for (i = 0; i < l->n; i++) {
-		if (!g_module_symbol(m, l->syms[i].name, l->syms[i].slot)) {
-			l->failed = g_strdup_printf("%s has no %s", l->soname,
-						    l->syms[i].name);
-			g_module_close(m);
-			return FALSE;
-		}
-	}
-	l->state = 1;
 	return TRUE;
 }

@@ -118,30 +118,4 @@ char *lore_mask_fill(const char *mask, const char *value);
  * errno set on any other failure.
  */
 gboolean lore_write_all(int fd, const void *data, size_t n);
-
-/* A function to look up in a library, and where its address goes. */
-struct lore_sym {
-	const char *name;
-	gpointer *slot;
-};
-
-/*
- * A shared library loaded on first use: @soname, and the @n functions of
- * @syms looked up into their slots. Static data of the module that needs
- * it; @failed says why loading failed ("libfoo.so.1: cannot open ...",
- * "libfoo.so.1 has no foo_bar") and is kept until the process ends.
- */
-struct lore_lib {
-	const char *soname;
-	const struct lore_sym *syms;
-	guint n;
-	int state; /* 0: not tried, 1: loaded, -1: failed */
-	char *failed;
-};
-
-/*
- * Load @l once (GModule: lazy, local binding); later calls give the first
- * answer. On failure nothing stays loaded and FALSE is returned.
- */
-gboolean lore_lib_need(struct lore_lib *l);
 #endif

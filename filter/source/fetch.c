@@ -7,11 +7,10 @@
  * inflated mbox is never held at once.
  */
 #include "source/fetch.h"
-#include "source/curllib.h"
+#include "source/curllib.h" /* the curl_*() calls below go through it */
 #include "mail/mbox.h"
 #include "core/util.h"
 
-#include <curl/curl.h>
 #include <stdio.h>
 #include <string.h>
 #include <zlib.h>
@@ -260,10 +259,11 @@ on_progress(void *data, curl_off_t dltotal, curl_off_t dlnow,
 static int
 no_curl(const char *url, GError **err)
 {
-	const char *why = curllib_error();
+	g_autoptr(GError) e = NULL;
 
 	g_set_error(err, LORE_ERROR, LORE_ETEMP, "cannot fetch %s: %s", url,
-		    why ? why : "libcurl failed to start");
+		    dynlib_load(&curllib.dl, &e) ? "libcurl failed to start"
+						 : e->message);
 	return LORE_ETEMP;
 }
 
@@ -287,6 +287,8 @@ easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 	static gboolean ready;
 	CURL *c;
 
+	if (!dynlib_load(&curllib.dl, NULL))
+		return NULL;
 	if (!ready) {
 		curl_global_init(CURL_GLOBAL_DEFAULT);
 		ready = TRUE;

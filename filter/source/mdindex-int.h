@@ -18,8 +18,8 @@
 #define LORE_MDINDEX_INT_H
 
 #include <glib.h>
-#include <sqlite3.h>
 
+#include "source/sqlitelib.h" /* the sqlite3_*() calls go through it */
 #include "thread/thread.h"
 
 #define MDINDEX_VERSION 1

@@ -297,7 +297,9 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
 		rc = read_thread(x, msgid, t, origin, added, err);
 	else
 		rc = LORE_EUSAGE;
-	sqlite3_close_v2(x->db);
+	/* no connection when libsqlite3 could not be loaded */
+	if (x->db)
+		sqlite3_close_v2(x->db);
 	x->db = NULL;
 	return rc;
 }

@@ -166,6 +166,8 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 			    "cannot create its folder: %s", g_strerror(errno));
 		return FALSE;
 	}
+	if (!dynlib_load(&sqlitelib.dl, err))
+		return FALSE;
 	rc = sqlite3_open_v2(file, &x->db,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 				 SQLITE_OPEN_NOMUTEX,

@@ -115,11 +115,16 @@ nm_open(struct nm *p, GError **err)
 	notmuch_status_t st;
 	char *msg = NULL;
 	g_autofree char *why = NULL;
+	g_autoptr(GError) e = NULL;
 
 	if (p->db)
 		return TRY_OK;
-	if (!nmlib_load(err))
+	if (!dynlib_load(&nmlib.dl, &e)) {
+		/* no library: notmuch is not set up, as without a database */
+		g_set_error_literal(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
+				    e->message);
 		return TRY_FAIL;
+	}
 	st = notmuch_database_open_with_config(
 	    NULL, NOTMUCH_DATABASE_MODE_READ_ONLY, NULL, NULL, &p->db, &msg);
 	why = clean_msg(msg, notmuch_status_to_string(st));

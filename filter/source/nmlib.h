@@ -1,60 +1,53 @@
 /*
- * nmlib.h - libnotmuch, loaded with GModule when the notmuch source first
- * opens a database instead of being linked: linking it brings Xapian and
- * the C++ runtime into every run, which doubled what starting lore-am cost
- * (4.5 M instructions to 8.9 M, 5.1 MB resident to 7.7 MB), also for the
- * runs that never ask notmuch.
+ * nmlib.h - libnotmuch, loaded on first use (core/dynlib.h) when the
+ * notmuch source first opens a database, instead of linked: linking it
+ * brings Xapian and the C++ runtime into every run, which doubled what
+ * starting lore-am cost (4.5 M instructions to 8.9 M, 5.1 MB resident to
+ * 7.7 MB), also for the runs that never ask notmuch.
  *
- * nm.c includes this after <notmuch.h>: each notmuch_*() it calls is then
- * a call through a pointer that nmlib_load() fills in. The library stays
- * loaded until the process exits; there is nothing to free.
+ * nm.c includes this after <notmuch.h> and calls notmuch by its own names,
+ * each a call through nmlib's pointers, once dynlib_load(&nmlib.dl, ...)
+ * has said yes: the library of the major version notmuch.h was built
+ * against.
  */
 #ifndef LORE_NMLIB_H
 #define LORE_NMLIB_H
 
-#include <glib.h>
+#include "core/dynlib.h"
+
 #include <notmuch.h>
 
 /* Every libnotmuch function nm.c calls. */
-#define NMLIB_FUNCTIONS(X)                                                     \
-	X(notmuch_database_open_with_config)                                   \
-	X(notmuch_database_destroy)                                            \
-	X(notmuch_database_get_path)                                           \
-	X(notmuch_database_status_string)                                      \
-	X(notmuch_database_find_message)                                       \
-	X(notmuch_status_to_string)                                            \
-	X(notmuch_query_create)                                                \
-	X(notmuch_query_set_sort)                                              \
-	X(notmuch_query_search_messages)                                       \
-	X(notmuch_query_destroy)                                               \
-	X(notmuch_messages_valid)                                              \
-	X(notmuch_messages_get)                                                \
-	X(notmuch_messages_move_to_next)                                       \
-	X(notmuch_message_get_thread_id)                                       \
-	X(notmuch_message_get_filenames)                                       \
-	X(notmuch_message_destroy)                                             \
-	X(notmuch_filenames_valid)                                             \
-	X(notmuch_filenames_get)                                               \
-	X(notmuch_filenames_move_to_next)                                      \
-	X(notmuch_filenames_destroy)
+#define NMLIB_FUNCTIONS(X, lib)                                                \
+	X(lib, notmuch_database_open_with_config)                              \
+	X(lib, notmuch_database_destroy)                                       \
+	X(lib, notmuch_database_get_path)                                      \
+	X(lib, notmuch_database_status_string)                                 \
+	X(lib, notmuch_database_find_message)                                  \
+	X(lib, notmuch_status_to_string)                                       \
+	X(lib, notmuch_query_create)                                           \
+	X(lib, notmuch_query_set_sort)                                         \
+	X(lib, notmuch_query_search_messages)                                  \
+	X(lib, notmuch_query_destroy)                                          \
+	X(lib, notmuch_messages_valid)                                         \
+	X(lib, notmuch_messages_get)                                           \
+	X(lib, notmuch_messages_move_to_next)                                  \
+	X(lib, notmuch_message_get_thread_id)                                  \
+	X(lib, notmuch_message_get_filenames)                                  \
+	X(lib, notmuch_message_destroy)                                        \
+	X(lib, notmuch_filenames_valid)                                        \
+	X(lib, notmuch_filenames_get)                                          \
+	X(lib, notmuch_filenames_move_to_next)                                 \
+	X(lib, notmuch_filenames_destroy)
 
-#define NMLIB_POINTER(f) __typeof__(f) *f;
 struct nmlib {
-	NMLIB_FUNCTIONS(NMLIB_POINTER)
+	struct dynlib dl;
+	NMLIB_FUNCTIONS(DYNLIB_POINTER, _)
 };
-#undef NMLIB_POINTER
 
 extern struct nmlib nmlib;
 
-/*
- * Load libnotmuch (the major version notmuch.h describes) and resolve the
- * functions above, once; later calls return the first answer. FALSE with
- * @err (NM_ERROR_UNAVAILABLE) when it cannot be loaded.
- */
-gboolean nmlib_load(GError **err);
-
-#ifndef NMLIB_NO_REDIRECT
-#define NMLIB_REDIRECT(f) (*nmlib.f)
+#define NMLIB_REDIRECT(f) DYNLIB_CALL(nmlib, f)
 #define notmuch_database_open_with_config                                      \
 	NMLIB_REDIRECT(notmuch_database_open_with_config)
 #define notmuch_database_destroy NMLIB_REDIRECT(notmuch_database_destroy)
@@ -83,6 +76,5 @@ gboolean nmlib_load(GError **err);
 #define notmuch_filenames_move_to_next                                         \
 	NMLIB_REDIRECT(notmuch_filenames_move_to_next)
 #define notmuch_filenames_destroy NMLIB_REDIRECT(notmuch_filenames_destroy)
-#endif
 
 #endif
