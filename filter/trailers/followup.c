@@ -8,7 +8,7 @@
  * patch already has, and the user's own Signed-off-by always last.
  */
 #include "trailers/followup.h"
-#include "mail/body.h"
+#include "trailers/bodyparts.h"
 #include "mail/patchid.h"
 #include "trailers/trailer.h"
 #include "core/util.h"
