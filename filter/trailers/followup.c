@@ -131,9 +131,10 @@ attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 	for (i = 0; i < replies->len; i++) {
 		struct spatch *r = replies->pdata[i];
 		struct spatch *p = answered(f->set, r, memo, on_path, path);
+		GPtrArray *sent = g_hash_table_lookup(f->sent, r);
 
-		for (k = 0; k < r->own->len; k++) {
-			struct trailer *t = r->own->pdata[k];
+		for (k = 0; k < sent->len; k++) {
+			struct trailer *t = sent->pdata[k];
 
 			if (sloppy || trailer_sender_ok(t, r->msg)) {
 				if (p)
@@ -157,20 +158,21 @@ followup_collect(struct series_set *s, gboolean sloppy)
 	guint i;
 
 	f->set = s;
+	f->sent = g_hash_table_new_full(NULL, NULL, NULL,
+					(GDestroyNotify)g_ptr_array_unref);
 	f->to = g_hash_table_new_full(NULL, NULL, NULL,
 				      (GDestroyNotify)g_ptr_array_unref);
 	f->mismatches = g_ptr_array_new();
 	f->patchids = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	for (i = 0; i < s->all->len; i++) {
 		struct spatch *p = s->all->pdata[i];
+		GPtrArray *sent;
 
 		if (!p->reply)
 			continue;
-		/* the series stage reads only what classifying needs */
-		if (!p->own)
-			p->own =
-			    trailer_from_reply(p->msg, message_body(p->msg));
-		if (p->own->len)
+		sent = trailer_from_reply(p->msg, message_body(p->msg));
+		g_hash_table_insert(f->sent, p, sent);
+		if (sent->len)
 			g_ptr_array_add(replies, p);
 	}
 	attach_replies(f, replies, sloppy);
@@ -185,6 +187,7 @@ followup_free(struct followups *f)
 		return;
 	g_hash_table_destroy(f->to);
 	g_ptr_array_free(f->mismatches, TRUE);
+	g_hash_table_destroy(f->sent);
 	g_hash_table_destroy(f->patchids);
 	if (f->carried)
 		g_hash_table_destroy(f->carried);

@@ -10,9 +10,9 @@
  * module decides which go where.
  *
  * Ownership: struct followups borrows the series set (which must outlive
- * it) and owns its tables; followup_free() frees them. Trailers belong to
- * the replies' spatch (series.h). Lists returned by followup_for() are the
- * caller's (g_ptr_array_free), their trailers borrowed. struct
+ * it) and owns its tables and the trailers the replies send;
+ * followup_free() frees them. Lists returned by followup_for() are the
+ * caller's (g_ptr_array_free), their trailers borrowed from @f. struct
  * followup_opts is the caller's.
  */
 #ifndef LORE_FOLLOWUP_H
@@ -36,6 +36,8 @@ struct followup_opts {
 
 struct followups {
 	struct series_set *set;
+	GHashTable *sent;	    /* struct spatch * of a reply -> GPtrArray *
+				       of the trailers it sends (owned) */
 	GHashTable *to;		    /* struct spatch * -> GPtrArray * of the
 				       trailers sent to it (borrowed) */
 	GPtrArray *mismatches;	    /* struct trailer * refused (borrowed) */

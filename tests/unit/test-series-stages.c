@@ -9,6 +9,7 @@
  * [PATCH v3] is a revision of its own.
  */
 #include "trailers/followup.h"
+#include "trailers/trailer.h"
 #include "mail/mbox.h"
 #include "series/series.h"
 #include "tap.h"
@@ -92,8 +93,8 @@ check(const char *what, const char *buf, size_t len)
 	int rev;
 
 	mbox_split(buf, len, add_one, t);
-	judged = series_analyse(t);
-	written = series_analyse(t);
+	judged = series_analyse(t, trailer_reply_sends);
+	written = series_analyse(t, trailer_reply_sends);
 	f = followup_collect(written, FALSE);
 	for (rev = 0; rev <= 4; rev++) {
 		struct series *ser = series_get(written, rev);
@@ -158,7 +159,7 @@ check_resend(gboolean v3_first)
 	if (!v3_first)
 		single(m, "b@x", 3, 2, "v3");
 	mbox_split(m->str, m->len, add_one, t);
-	s = series_analyse(t);
+	s = series_analyse(t, trailer_reply_sends);
 	revs = series_revisions(s);
 	tap_is_int(revs->len, 3, "resend: three revisions");
 	tap_is_str(single_of(s, 1), "a@x", "resend: v1 is the first send");
