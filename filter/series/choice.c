@@ -1,8 +1,8 @@
 /*
  * choice.c - the series the run means. gather asks "enough?" each time
- * the thread grew; the outline is made once per length the thread reaches
- * (between two asks it only grows), and the last one is handed on when
- * the final thread holds the same messages in the same order.
+ * the thread grew; the outline is made once per state of the thread, and
+ * the last one is handed on when the final thread holds the same messages
+ * in the same order.
  */
 #include "series/choice.h"
 #include "series/newer.h"
@@ -21,13 +21,19 @@ drop_outline(struct choice *c)
 	c->outlined_len = 0;
 }
 
-/* The outline of @t as it is; made again only when @t has grown. */
+/*
+ * The outline of @t as it is: made again only when @t holds other
+ * messages, or in another order, than when it was made (a source adds,
+ * the cut drops, a source's copy replaces the piped one, settling moves
+ * it last); comparing the pointers costs nothing next to an outline.
+ */
 static struct series_set *
 outline_now(struct choice *c, struct thread *t)
 {
 	guint n = t->msgs->len;
 
-	if (c->outline && c->outlined_len == n)
+	if (c->outline && c->outlined_len == n &&
+	    !memcmp(c->outlined, t->msgs->pdata, n * sizeof(gpointer)))
 		return c->outline;
 	drop_outline(c);
 	c->outline = series_analyse(t, c->o.sends);
@@ -75,11 +81,6 @@ choice_free(struct choice *c)
 struct series_set *
 choice_outline(struct choice *c, struct thread *t)
 {
-	guint n = t->msgs->len;
-
-	if (!c->outline || c->outlined_len != n ||
-	    memcmp(c->outlined, t->msgs->pdata, n * sizeof(gpointer)))
-		drop_outline(c);
 	return outline_now(c, t);
 }
 
