@@ -239,7 +239,6 @@ cut_trailers(const char *head, struct body_parts *out)
 	guint np = g_strv_length(paras), i;
 	const char *last = np ? paras[np - 1] : "";
 	GPtrArray *nlines = g_ptr_array_new_with_free_func(g_free);
-	GString *m = g_string_new(NULL);
 	g_autofree char *rest = NULL;
 
 	out->trailers = trailer_array_new();
@@ -253,13 +252,20 @@ cut_trailers(const char *head, struct body_parts *out)
 	for (i = 0; out->trailers->len && i < nlines->len; i++)
 		if (*(const char *)nlines->pdata[i])
 			out->glued = TRUE;
-	for (i = 0; i + 1 < np; i++) {
-		g_string_append(m, paras[i]);
-		g_string_append(m, "\n\n");
-	}
 	rest = join_lines(nlines);
-	g_string_append(m, rest);
-	out->message = g_string_free(m, FALSE);
+	if (np <= 1) {
+		out->message = g_steal_pointer(&rest);
+	} else {
+		GString *m = g_string_new(paras[0]);
+
+		for (i = 1; i + 1 < np; i++) {
+			g_string_append(m, "\n\n");
+			g_string_append(m, paras[i]);
+		}
+		g_string_append(m, "\n\n");
+		g_string_append(m, rest);
+		out->message = g_string_free(m, FALSE);
+	}
 	g_ptr_array_free(nlines, TRUE);
 	g_strfreev(paras);
 }

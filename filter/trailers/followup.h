@@ -34,10 +34,16 @@ struct followup_opts {
 	char *user_email;
 };
 
+/* A reply and the trailers it sends (owned by struct followups). */
+struct followup_sent {
+	struct spatch *reply;
+	GPtrArray *trailers;
+};
+
 struct followups {
 	struct series_set *set;
-	GHashTable *sent;	    /* struct spatch * of a reply -> GPtrArray *
-				       of the trailers it sends (owned) */
+	GArray *sent;		    /* struct followup_sent, the replies that
+				       send trailers, by date */
 	GHashTable *to;		    /* struct spatch * -> GPtrArray * of the
 				       trailers sent to it (borrowed) */
 	GPtrArray *mismatches;	    /* struct trailer * refused (borrowed) */
