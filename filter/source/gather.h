@@ -1,17 +1,17 @@
 /*
  * gather.h - the one place that decides which source to ask next. Local
- * copies first (-m files, then the notmuch
- * database), the archive for what they lack; merged by Message-ID with the
- * first, local, copy kept; a -m mailbox asked before the thread grew is
- * asked again for what the new messages join. A message piped in by a mail
- * client joins the thread but never stands in for a source: until a source has
- * supplied the target, the next one is asked; when none does and the
- * archive failed, it is the thread only if it is a whole series by itself
- * (a patch that answers nothing), with a note. Whether the thread holds
- * enough is the caller's question, not gather's: it hands in a struct
- * gather_need (the series stage: a complete revision), asked once the
- * target is there and the thread is cut to its reply tree. Also the one way
- * to search the sources (gather_search()) and to add another thread
+ * copies first (-m files, then the notmuch database), the archive for what
+ * they lack; merged by Message-ID with the first, local, copy kept; a -m
+ * mailbox asked before the thread grew is asked again for what the new
+ * messages join. A message piped in by a mail client joins the thread but
+ * never stands in for a source: until a source has supplied the target,
+ * the next one is asked; when none does and the archive failed, it is the
+ * thread only if it is a whole series by itself (a patch that answers
+ * nothing), with a note. Whether the thread holds enough is the caller's
+ * question, not gather's: it hands in a struct gather_need (the series
+ * stage, series/choice.h: a complete revision), asked once the target is
+ * there and the thread is cut to its reply tree. Also the one way to
+ * search the sources (gather_search()) and to add another thread
  * (gather_more()): the later stages never ask a source themselves.
  *
  * Ownership: struct gather owns the struct source objects handed to it

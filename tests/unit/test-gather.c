@@ -1,8 +1,10 @@
 /*
  * Choosing the next source (table-driven): which source is asked when,
  * what the archive adds, the first copy winning, the notes and the
- * summary, and a piped message that never stands in for a source. The
- * sources here are in-memory implementations of our own struct source.
+ * summary, and a piped message that never stands in for a source; the
+ * caller's need deciding when the thread is enough (series/choice.h's, as
+ * lore-am asks, and a probe's); the search through the sources that can.
+ * The sources here are in-memory implementations of our own struct source.
  */
 #include "series/choice.h"
 #include "source/gather.h"
