@@ -8,6 +8,7 @@
 #include "fuzz.h"
 
 #include "mail/body.h"
+#include "trailers/bodyparts.h"
 #include "mail/mailinfo.h"
 #include "mail/message.h"
 #include "core/msgid.h"

@@ -11,6 +11,7 @@
 #include "write/am.h"
 #include "series/cherrypick.h"
 #include "trailers/followup.h"
+#include "trailers/trailer.h"
 #include "mail/mailinfo.h"
 #include "mail/mbox.h"
 #include "series/series.h"
@@ -177,7 +178,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(ordered->len == t->msgs->len);
 	g_ptr_array_free(ordered, TRUE);
 
-	s = series_analyse(t);
+	s = series_analyse(t, trailer_reply_sends);
 	f = followup_collect(s, size & 2);
 	revs = series_revisions(s);
 	for (i = 0; i < revs->len && i < 4; i++) {

@@ -6,6 +6,7 @@
 #include "fuzz.h"
 
 #include "mail/body.h"
+#include "trailers/bodyparts.h"
 #include "mail/message.h"
 #include "trailers/trailer.h"
 

@@ -1,9 +1,10 @@
 /*
  * run.c - from the parsed command line to a finished job: the target
  * Message-ID (argument or piped message), the sources and their roles
- * handed to gather.h, then the am job, the thread job or the mail
+ * handed to gather.h, the series chosen by choice.h (which answers
+ * gather's "enough?"), then the am job, the thread job or the mail
  * filter's series work. The wiring main.c would otherwise hold; each
- * stage's options come from runopts.h.
+ * stage's options come from runopts.h. No stage decision is made here.
  */
 #include "cli/after.h"
 #include "write/amjob.h"
@@ -14,12 +15,13 @@
 #include "source/mdindex.h"
 #include "mail/message.h"
 #include "core/msgid.h"
-#include "series/newer.h"
+#include "series/choice.h"
 #include "source/nm.h"
 #include "write/passthrough.h"
 #include "cli/runopts.h"
 #include "source/gather.h"
 #include "thread/thread.h"
+#include "trailers/trailer.h"
 #include "write/threadout.h"
 #include "core/util.h"
 
@@ -134,12 +136,12 @@ add_sources(const struct cli *c, enum gather_mode mode, const char *target,
 }
 
 /*
- * The thread of @target from the sources, cut to its reply tree, and its
- * series outline (NULL with --thread).
+ * The thread of @target from the sources, cut to its reply tree, gathered
+ * until @need says it is enough (NULL, --thread: from every source).
  */
 static int
 gather(struct gather *g, const char *target, struct message *piped,
-       struct thread **out, struct series_set **outline)
+       const struct gather_need *need, struct thread **out)
 {
 	struct thread *t = NULL;
 	GError *err = NULL;
@@ -147,7 +149,7 @@ gather(struct gather *g, const char *target, struct message *piped,
 	guint i;
 	int rc;
 
-	rc = gather_run(g, target, piped, &t, outline, &err);
+	rc = gather_run(g, target, piped, need, &t, &err);
 	if (rc) {
 		lore_err("%s", err->message);
 		g_error_free(err);
@@ -169,8 +171,6 @@ gather(struct gather *g, const char *target, struct message *piped,
 		names = lore_term_safe(n->str, -1);
 		g_string_free(n, TRUE);
 		lore_err("message <%s> is not in %s", id, names);
-		series_set_free(*outline);
-		*outline = NULL;
 		thread_free(t);
 		return LORE_ENOTFOUND;
 	}
@@ -180,32 +180,20 @@ gather(struct gather *g, const char *target, struct message *piped,
 	return LORE_OK;
 }
 
-/* -c/--use-newer: the newer revision's thread joins @t, @s is made anew. */
-static int
-use_newer(const struct cli *c, struct gather *g, const struct lore_opts *lo,
-	  struct thread *t, struct series_set **s)
+/* What the run asks of the series stage, from the command line. */
+static struct choice *
+new_choice(const struct cli *c, const struct lore_opts *lo)
 {
-	g_autofree char *id = NULL;
-	GError *err = NULL;
-	int rc;
+	struct choice_opts o = {0};
 
-	rc = newer_check(*s, lo, c->use_newer, &id);
-	if (rc || !id)
-		return rc;
-	if (!g->archive)
-		gather_set_archive(g, source_lore_new(lo));
-	rc = gather_more(g, id, t, &err);
-	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
-		return rc;
-	}
-	/* a "Re:" patch taken alone stays one */
-	g_free(id);
-	id = g_strdup((*s)->reply_target);
-	series_set_free(*s);
-	*s = series_analyse_for(t, id);
-	return LORE_OK;
+	o.use_version = c->use_version;
+	o.parent = c->parent;
+	o.no_parent = c->no_parent;
+	o.check_newer = c->check_newer;
+	o.use_newer = c->use_newer;
+	o.offline = lo->offline;
+	o.sends = trailer_reply_sends;
+	return choice_new(&o);
 }
 
 /*
@@ -244,10 +232,7 @@ new_gather(struct cli *c, struct config *cfg, const char *target,
 		g_error_free(err);
 		return LORE_EUSAGE;
 	}
-	g->use_version = c->use_version;
 	g->no_parent = c->no_parent;
-	g->parent = c->parent;
-	g->whole_thread = c->thread;
 	/* offline, the archive source reads only its cache (lore.c) */
 	g->complete = c->check_newer && archive;
 	if (archive)
@@ -266,6 +251,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	struct amjob_opts o = {0};
 	struct lore_opts lo = {0};
 	struct gather *g = NULL;
+	struct choice *ch = NULL;
 	struct thread *t = NULL;
 	struct series_set *s = NULL;
 	gboolean newer = c->check_newer || c->use_newer;
@@ -278,36 +264,18 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		message_free(piped);
 		goto out;
 	}
-	rc = gather(g, target, piped, &t, &s);
+	ch = new_choice(c, &lo);
+	rc = gather(g, target, piped, c->thread ? NULL : &ch->need, &t);
 	if (rc)
 		goto out;
 	if (c->thread) {
 		rc = run_thread(t, c, target);
 		goto out;
 	}
-	if (!c->parent && !c->no_parent && series_inner_patch(s, target)) {
-		g_autofree char *id = lore_term_safe(target, -1);
-
-		lore_info("NOTE: <%s> is a patch of its own inside another "
-			  "series' thread: taken alone (--parent takes the "
-			  "series it answers)",
-			  id);
-		thread_prune(t, target, TRUE);
-		series_set_free(s);
-		s = series_analyse(t);
-	} else if (!c->parent && series_reply_patch(s, target)) {
-		g_autofree char *id = lore_term_safe(target, -1);
-
-		if (!c->no_parent)
-			lore_info("NOTE: <%s> is a reply that holds a patch: "
-				  "taken alone, as git am takes it (--parent "
-				  "takes the series it answers)",
-				  id);
-		thread_prune(t, target, TRUE);
-		series_set_free(s);
-		s = series_analyse_for(t, target);
-	}
-	if (newer && (rc = use_newer(c, g, &lo, t, &s)))
+	/* -c searches, and --use-newer fetches, through the archive */
+	if (newer && !g->archive)
+		gather_set_archive(g, source_lore_new(&lo));
+	if ((rc = choice_make(ch, g, t, target, &s)))
 		goto out;
 	runopts_am(&o, c, cfg);
 	o.target = target;
@@ -321,6 +289,7 @@ out:
 	/* the archive sources borrow @lo: free them first */
 	gather_free(g);
 	lore_opts_clear(&lo);
+	choice_free(ch);
 	series_set_free(s);
 	thread_free(t);
 	return rc;

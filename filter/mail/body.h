@@ -1,42 +1,14 @@
 /*
- * body.h - a patch mail's text cut into the parts b4 rebuilds: the commit
- * message, its trailer block, the basement (what follows "---", or the diff
- * itself) and the "-- " signature; and the tests for a diff and a diffstat.
+ * body.h - b4's tests for a diff and a diffstat in a mail's text, which
+ * tell a patch from a cover letter or a reply. Cutting a patch mail's text
+ * into its parts is trailers/bodyparts.h's.
  *
- * Ownership: struct body_parts owns its strings and trailers;
- * body_parts_clear() frees them. body_rebuild() returns a new string.
+ * Ownership: the text is borrowed for the call.
  */
 #ifndef LORE_BODY_H
 #define LORE_BODY_H
 
 #include <glib.h>
-
-#include "trailers/trailer.h"
-
-struct body_parts {
-	char *message;	     /* the text above the trailers */
-	GPtrArray *trailers; /* the trailer block of the last paragraph */
-	char *basement;	     /* after "---" (or from "diff "), "" if none */
-	char *signature;     /* after the last "-- " line, "" if none */
-	gboolean glued;	     /* the trailer block shared its paragraph with
-			      * lines of the message, no blank line between */
-	char *sigtail;	     /* a "-- " line inside the last paragraph above
-			      * the patch and the lines after it, which git
-			      * keeps in the message: written after the
-			      * message's own trailers; NULL if none */
-	gboolean sig_block;  /* git reads that paragraph as a trailer block:
-			      * new trailers follow the tail directly */
-};
-
-void body_split(const char *body, struct body_parts *out);
-void body_parts_clear(struct body_parts *bp);
-
-/*
- * Put a body back together with @trailers in place of the old block. With
- * a sigtail, the trailers of @trailers that are the body's own (the same
- * pointers as in bp->trailers) come before it and the others after it.
- */
-char *body_rebuild(const struct body_parts *bp, GPtrArray *trailers);
 
 /* b4's DIFF_RE: "---"/"+++" pair, "GIT binary patch" or "diff --git a/ b/" */
 gboolean body_has_diff(const char *text);

@@ -130,8 +130,8 @@ pick(struct thread *found, const struct spatch *head, const char *change_id,
 }
 
 int
-newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
-	    char **newer)
+newer_check(struct series_set *s, struct gather *g, gboolean offline,
+	    gboolean use, char **newer)
 {
 	struct series *ser;
 	struct spatch *head;
@@ -142,7 +142,7 @@ newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
 	int rc, rev = 0;
 
 	*newer = NULL;
-	if (o->offline) {
+	if (offline) {
 		lore_info("--offline: not checking for newer revisions");
 		return LORE_OK;
 	}
@@ -154,7 +154,7 @@ newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
 	query = newer_query(head->subj.title, head->msg->from_email, cid,
 			    head->msg->date);
 	found = thread_new();
-	rc = lore_search(o, query, found, &e);
+	rc = gather_search(g, query, found, &e);
 	if (rc == LORE_OK && (m = pick(found, head, cid, &rev))) {
 		id = g_strdup(m->msgid);
 		subj = lore_term_safe(m->subject, -1);

@@ -1,6 +1,7 @@
 /*
  * newer.h - -c/--check-newer-revisions: is a later revision of the series
- * in another thread? The archive's search is asked for mail from the
+ * in another thread? The sources' search (gather_search(): the archive's
+ * today) is asked for mail from the
  * series' author with the series' title since it was sent; a patch or
  * cover letter among the answers with a higher revision is newer. With
  * --use-newer the caller has its thread (its reply tree) join ours
@@ -14,16 +15,17 @@
 
 #include <glib.h>
 
-#include "source/lore.h"
 #include "series/series.h"
+#include "source/gather.h"
 
 /*
- * Check, and say what was found on stderr. With @use, *@newer is set to
- * the id of the newer revision's first message (g_free), for the caller
- * to fetch its thread; else NULL. A failed search is only a warning.
+ * Check through @g's search, and say what was found on stderr; --offline
+ * (@offline) asks nothing. With @use, *@newer is set to the id of the
+ * newer revision's first message (g_free), for the caller to fetch its
+ * thread; else NULL. A failed search is only a warning.
  */
-int newer_check(struct series_set *s, const struct lore_opts *o, gboolean use,
-		char **newer);
+int newer_check(struct series_set *s, struct gather *g, gboolean offline,
+		gboolean use, char **newer);
 
 /*
  * The search query for a series:

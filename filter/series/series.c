@@ -8,7 +8,6 @@
  */
 #include "series/series.h"
 #include "mail/body.h"
-#include "trailers/trailer.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -18,8 +17,6 @@ static void
 spatch_free(struct spatch *p)
 {
 	subject_clear(&p->subj);
-	if (p->own)
-		g_ptr_array_free(p->own, TRUE);
 	g_free(p);
 }
 
@@ -100,14 +97,16 @@ reply_as_patch(struct spatch *p)
 }
 
 /*
- * The trailers of "Re:" replies are not read: they never change which
+ * Trailers are the trailers stage's; it is asked (@sends) only about a
+ * mail that answers another without "Re:" and holds no diff. The
+ * trailers of "Re:" replies are not read: they never change which
  * revisions exist or which slots they fill, and reading them is most of
  * the classification's cost (the trailers stage reads them). A "Re:" mail
  * holding a diff is a patch only as @target, the mail the user pointed at
  * (git am applies it); elsewhere it is a follow-up, as in b4.
  */
 static struct spatch *
-classify(struct message *m, const char *target)
+classify(struct message *m, const char *target, series_sends_fn sends)
 {
 	struct spatch *p = g_new0(struct spatch, 1);
 	const char *body;
@@ -139,13 +138,7 @@ classify(struct message *m, const char *target)
 			reply_as_patch(p);
 		return p;
 	}
-	p->own = trailer_from_reply(m, body);
-	if (p->own->len)
-		p->reply = TRUE;
-	if (!p->reply) {
-		g_ptr_array_free(p->own, TRUE);
-		p->own = NULL;
-	}
+	p->reply = sends && sends(m, body);
 	return p;
 }
 
@@ -298,18 +291,19 @@ add_messages(struct series_set *s)
 }
 
 struct series_set *
-series_analyse(struct thread *t)
+series_analyse(struct thread *t, series_sends_fn sends)
 {
-	return series_analyse_for(t, NULL);
+	return series_analyse_for(t, NULL, sends);
 }
 
 struct series_set *
-series_analyse_for(struct thread *t, const char *target)
+series_analyse_for(struct thread *t, const char *target, series_sends_fn sends)
 {
 	struct series_set *s = g_new0(struct series_set, 1);
 	guint i;
 
 	s->thread = t;
+	s->sends = sends;
 	s->reply_target = g_strdup(target);
 	s->all = g_ptr_array_new_with_free_func((GDestroyNotify)spatch_free);
 	s->by_msg = g_hash_table_new(NULL, NULL);
@@ -326,7 +320,8 @@ series_analyse_for(struct thread *t, const char *target)
 		 * the first (its cover letter) standing for it in the thread,
 		 * so that replies to the mail are replies to the cover */
 		for (k = 0; split && k < split->len; k++) {
-			struct spatch *p = classify(split->pdata[k], target);
+			struct spatch *p =
+			    classify(split->pdata[k], target, sends);
 
 			g_ptr_array_add(s->all, p);
 			g_hash_table_insert(s->by_msg, p->msg, p);
@@ -334,7 +329,7 @@ series_analyse_for(struct thread *t, const char *target)
 				g_hash_table_insert(s->by_msg, m, p);
 		}
 		if (!split) {
-			struct spatch *p = classify(m, target);
+			struct spatch *p = classify(m, target, sends);
 
 			g_ptr_array_add(s->all, p);
 			g_hash_table_insert(s->by_msg, p->msg, p);

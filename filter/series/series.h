@@ -3,7 +3,9 @@
  * by its subject and body (patch, cover letter, reply), grouped by revision,
  * placed at its i/N slot; the cover letter found; partial re-rolls completed
  * from the previous revision. The trailers replies carry are the next
- * stage's (followup.h); --cherry-pick's syntax is cherrypick.h's.
+ * stage's (followup.h), which also answers the one question about them
+ * classifying asks (series_sends_fn); --cherry-pick's syntax is
+ * cherrypick.h's.
  *
  * Ownership: a struct series_set borrows the thread (which must outlive it)
  * and owns every spatch and series; series_set_free() frees them. A
@@ -23,9 +25,6 @@ struct spatch {
 	int revision, counter, expected;
 	gboolean revision_inferred, counters_inferred;
 	gboolean reply, has_diff, has_diffstat;
-	GPtrArray *own; /* replies: the trailers they send (owned); read here
-			   only when classifying needs them, else by the
-			   trailers stage (followup_collect()) */
 };
 
 struct series_entry {
@@ -42,14 +41,24 @@ struct series {
 	char *base_commit; /* from the cover letter, or NULL */
 };
 
+/*
+ * Does @m (its text @body) send trailers? b4 takes a mail without "Re:"
+ * that answers another and holds no diff for a follow-up when it does.
+ * Reading trailers is the trailers stage's: the caller hands its test in
+ * (trailer_reply_sends(), trailers/trailer.h); NULL takes no such mail for
+ * a follow-up.
+ */
+typedef gboolean (*series_sends_fn)(const struct message *m, const char *body);
+
 struct series_set {
 	struct thread *thread;
-	GPtrArray *all;	     /* struct spatch *, owned */
-	GHashTable *by_msg;  /* struct message * -> struct spatch * */
-	GHashTable *revs;    /* GINT revision -> struct series * */
-	GHashTable *covers;  /* GINT revision -> struct spatch * */
-	GPtrArray *warnings; /* char *, for the summary */
-	char *reply_target;  /* series_analyse_for()'s @target, or NULL */
+	series_sends_fn sends; /* as given to series_analyse() */
+	GPtrArray *all;	       /* struct spatch *, owned */
+	GHashTable *by_msg;    /* struct message * -> struct spatch * */
+	GHashTable *revs;      /* GINT revision -> struct series * */
+	GHashTable *covers;    /* GINT revision -> struct spatch * */
+	GPtrArray *warnings;   /* char *, for the summary */
+	char *reply_target;    /* series_analyse_for()'s @target, or NULL */
 };
 
 /*
@@ -58,7 +67,7 @@ struct series_set {
  * (same sender, later) is the revision after the highest one found, never
  * one that exists.
  */
-struct series_set *series_analyse(struct thread *t);
+struct series_set *series_analyse(struct thread *t, series_sends_fn sends);
 
 /*
  * The same, with @target (a Message-ID, or NULL) the mail the user pointed
@@ -66,7 +75,8 @@ struct series_set *series_analyse(struct thread *t);
  * series of one, of the revision its brackets name), not a follow-up.
  * Kept in the set's reply_target, so that the set can be made again.
  */
-struct series_set *series_analyse_for(struct thread *t, const char *target);
+struct series_set *series_analyse_for(struct thread *t, const char *target,
+				      series_sends_fn sends);
 
 /* The spatch of message @m (borrowed), or NULL. */
 struct spatch *series_spatch_of(struct series_set *s, const struct message *m);

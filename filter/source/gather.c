@@ -1,6 +1,6 @@
 /*
  * gather.c - asking the sources in order: the local ones first, fallbacks
- * only while the series is not there, the archive for what is missing,
+ * only while the caller's need is not met, the archive for what is missing,
  * then the -m mailboxes again for what the later sources' messages join.
  * Merging is the thread's first-copy-wins dedup by Message-ID, so asking
  * local sources first is what prefers local copies. The piped message is
@@ -71,9 +71,10 @@ gather_set_archive(struct gather *g, struct source *archive)
 struct state {
 	struct gather *g;
 	const char *msgid;
+	const struct gather_need *need; /* NULL: --thread, never enough */
 	struct thread *t;
-	struct series_set *outline; /* of t as it was at outlined_len */
-	guint outlined_len;
+	gboolean cut;	     /* t was cut to the target's reply tree ... */
+	guint cut_len;	     /* ... when it had this many messages */
 	gboolean answered;   /* a source supplied the target itself */
 	gboolean piped_only; /* the archive failed, and the piped message
 				is the whole series by itself */
@@ -99,41 +100,40 @@ note(struct gather *g, char *text)
 }
 
 /*
- * The series outline of the thread as it is, cut to the target's reply
- * tree first; made again only when the thread has grown (between two asks
- * it can only grow).
+ * The thread cut to the target's reply tree; cut again only when it has
+ * grown (between two asks it can only grow) or was settled.
  */
-static struct series_set *
-outline(struct state *st)
+static void
+cut(struct state *st)
 {
-	if (!st->outline || st->outlined_len != st->t->msgs->len) {
-		series_set_free(st->outline);
-		if (st->msgid)
-			thread_prune(st->t, st->msgid, st->g->no_parent);
-		st->outline = series_analyse(st->t);
-		st->outlined_len = st->t->msgs->len;
-	}
-	return st->outline;
+	if (st->cut && st->cut_len == st->t->msgs->len)
+		return;
+	if (st->msgid)
+		thread_prune(st->t, st->msgid, st->g->no_parent);
+	st->cut = TRUE;
+	st->cut_len = st->t->msgs->len;
 }
 
-/*
- * Does the thread hold a complete revision use_version of the series? A
- * "Re:" target that holds a whole patch is one of its own (run.c takes it
- * alone), unless --parent asks for the series it answers.
- */
+/* The caller's answer on the thread as it is now (gather_need). */
 static gboolean
-have_series(struct state *st)
+needs_met(struct state *st, gboolean alone)
 {
-	return thread_get(st->t, st->msgid) &&
-	       (series_complete(outline(st), st->g->use_version) ||
-		(!st->g->parent && series_reply_patch(outline(st), st->msgid)));
+	cut(st);
+	return st->need->enough(st->t, st->msgid, alone, st->need->data);
+}
+
+/* Does the thread hold the target and what the caller needs of it? */
+static gboolean
+have_enough(struct state *st)
+{
+	return thread_get(st->t, st->msgid) && needs_met(st, FALSE);
 }
 
 /* Is there anything left to ask a source for? */
 static gboolean
 enough(struct state *st)
 {
-	return st->answered && !st->g->whole_thread && have_series(st);
+	return st->answered && st->need && have_enough(st);
 }
 
 static void
@@ -203,9 +203,8 @@ piped_whole(struct state *st)
 {
 	const struct message *m = thread_get(st->t, st->msgid);
 
-	return m && m->provisional && !st->g->whole_thread && !m->in_reply_to &&
-	       !m->refs->len &&
-	       series_complete(outline(st), st->g->use_version);
+	return m && m->provisional && st->need && !m->in_reply_to &&
+	       !m->refs->len && needs_met(st, TRUE);
 }
 
 /*
@@ -255,7 +254,7 @@ ask_archive(struct state *st, GError **err)
 	if (!st->msgid || (enough(st) && !g->complete))
 		return LORE_OK;
 	if (!g->archive) {
-		if (st->answered && !g->whole_thread && !have_series(st))
+		if (st->answered && st->need && !have_enough(st))
 			note(g, g_strdup("the local thread's series is "
 					 "incomplete and there is no archive "
 					 "source to complete it from"));
@@ -318,15 +317,14 @@ reask_locals(struct state *st, GError **err)
 
 int
 gather_run(struct gather *g, const char *msgid, struct message *piped,
-	   struct thread **out, struct series_set **outline_out, GError **err)
+	   const struct gather_need *need, struct thread **out, GError **err)
 {
-	struct state st = {g, msgid, thread_new(), NULL, 0, FALSE, FALSE, NULL};
+	struct state st = {g, msgid, need,  thread_new(), FALSE,
+			   0, FALSE, FALSE, NULL};
 	guint unasked = G_MAXUINT, i;
 	int rc;
 
 	*out = NULL;
-	if (outline_out)
-		*outline_out = NULL;
 	/*
 	 * The piped message goes in first, so that the sources can use it
 	 * (notmuch finds a thread through the ids it answers), but only
@@ -353,25 +351,58 @@ gather_run(struct gather *g, const char *msgid, struct message *piped,
 		rc = LORE_EUSAGE;
 	}
 	if (rc) {
-		series_set_free(st.outline);
 		thread_free(st.t);
 		return rc;
 	}
 	/* the piped copy is the last message, unless a source replaced it */
-	if (thread_settle(st.t)) {
-		series_set_free(st.outline);
-		st.outline = NULL;
-	}
-	if (!g->whole_thread) {
-		outline(&st);
-		if (outline_out)
-			*outline_out = g_steal_pointer(&st.outline);
-	} else if (thread_get(st.t, msgid)) {
+	if (thread_settle(st.t))
+		st.cut = FALSE;
+	if (need)
+		cut(&st);
+	else if (thread_get(st.t, msgid))
 		thread_prune(st.t, msgid, g->no_parent);
-	}
-	series_set_free(st.outline);
 	*out = st.t;
 	return LORE_OK;
+}
+
+int
+gather_search(struct gather *g, const char *query, struct thread *t,
+	      GError **err)
+{
+	GError *first = NULL;
+	int rc = LORE_ENOTFOUND;
+	gboolean searched = FALSE;
+	guint i;
+
+	for (i = 0; i <= g->local->len; i++) {
+		struct source *src =
+		    i < g->local->len ? g->local->pdata[i] : g->archive;
+		GError *e = NULL;
+		int r;
+
+		if (!src || !src->search)
+			continue;
+		searched = TRUE;
+		r = src->search(src, query, t, &e);
+		/* any answer counts; else the first real failure is told,
+		 * not a "nothing here" */
+		if (r == LORE_OK ||
+		    (rc != LORE_OK && (!first || (rc == LORE_ENOTFOUND &&
+						  r != LORE_ENOTFOUND)))) {
+			g_clear_error(&first);
+			first = g_steal_pointer(&e);
+			rc = r;
+		}
+		g_clear_error(&e);
+	}
+	if (!searched)
+		g_set_error(&first, LORE_ERROR, LORE_ENOTFOUND,
+			    "no source can search");
+	if (first && rc != LORE_OK)
+		g_propagate_error(err, first);
+	else
+		g_clear_error(&first);
+	return rc;
 }
 
 int

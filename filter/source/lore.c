@@ -260,6 +260,13 @@ lore_search(const struct lore_opts *o, const char *query, struct thread *t,
 	return rc;
 }
 
+static int
+lore_source_search(struct source *src, const char *query, struct thread *t,
+		   GError **err)
+{
+	return lore_search(src->priv, query, t, err);
+}
+
 struct source *
 source_lore_new(const struct lore_opts *o)
 {
@@ -267,6 +274,7 @@ source_lore_new(const struct lore_opts *o)
 
 	s->name = "lore";
 	s->fetch = lore_fetch;
+	s->search = lore_source_search;
 	s->priv = (void *)o;
 	s->label = url_mask_base(o->mask);
 	return s;

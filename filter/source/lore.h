@@ -4,7 +4,8 @@
  * splitting the thread as it streams in); on 404 the server root's /<id>/
  * redirect names the list that has the id; mirrors are tried when a server
  * is down or failing; answers are kept in the cache (cache.h). Also the
- * archive's search, for newer.h; and the settings of all of it.
+ * archive's search (the source's search, for gather_search()); and the
+ * settings of all of it.
  *
  * Ownership: struct lore_opts owns its strings and mirror list
  * (lore_opts_clear() frees them). A source from source_lore_new() and
@@ -75,7 +76,9 @@ struct source *source_lore_new(const struct lore_opts *o);
 
 /*
  * Ask the archive's search (POST <base>/?x=m&q=QUERY) and add the matching
- * messages to @t. LORE_ENOTFOUND when nothing matches. Never cached.
+ * messages to @t. LORE_ENOTFOUND when nothing matches. Never cached. The
+ * archive source's search(): the stages after gathering ask
+ * gather_search(), never this.
  */
 int lore_search(const struct lore_opts *o, const char *query, struct thread *t,
 		GError **err);

@@ -42,6 +42,13 @@ struct source {
 	 */
 	int (*fetch)(struct source *src, const char *msgid, struct thread *t,
 		     GError **err);
+	/*
+	 * Add the messages matching @query (public-inbox's search syntax) to
+	 * @t; LORE_ENOTFOUND when none does. NULL for a source that cannot
+	 * search. Asked through gather_search() only.
+	 */
+	int (*search)(struct source *src, const char *query, struct thread *t,
+		      GError **err);
 	void (*free)(struct source *src);
 	char *label; /* what to call it in messages ("thread.mbox") */
 	/* what it gives depends on the messages @t holds (a -m mailbox, its

@@ -8,7 +8,7 @@
  * patch already has, and the user's own Signed-off-by always last.
  */
 #include "trailers/followup.h"
-#include "mail/body.h"
+#include "trailers/bodyparts.h"
 #include "mail/patchid.h"
 #include "trailers/trailer.h"
 #include "core/util.h"
@@ -117,8 +117,17 @@ mismatch(struct followups *f, struct spatch *r, const struct trailer *t,
 	return !par || !trailer_in(own_trailers(own, par), t);
 }
 
+/* For g_array_sort() of struct followup_sent: by the reply's date. */
+static int
+sent_by_date(gconstpointer a, gconstpointer b)
+{
+	const struct followup_sent *x = a, *y = b;
+
+	return series_by_date(&x->reply, &y->reply);
+}
+
 static void
-attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
+attach_replies(struct followups *f, gboolean sloppy)
 {
 	GHashTable *memo = g_hash_table_new(NULL, NULL);
 	GHashTable *on_path = g_hash_table_new(NULL, NULL);
@@ -127,13 +136,16 @@ attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 	GPtrArray *path = g_ptr_array_new();
 	guint i, k;
 
-	g_ptr_array_sort(replies, series_by_date);
-	for (i = 0; i < replies->len; i++) {
-		struct spatch *r = replies->pdata[i];
+	g_array_sort(f->sent, sent_by_date);
+	for (i = 0; i < f->sent->len; i++) {
+		struct followup_sent *e =
+		    &g_array_index(f->sent, struct followup_sent, i);
+		struct spatch *r = e->reply;
 		struct spatch *p = answered(f->set, r, memo, on_path, path);
+		GPtrArray *sent = e->trailers;
 
-		for (k = 0; k < r->own->len; k++) {
-			struct trailer *t = r->own->pdata[k];
+		for (k = 0; k < sent->len; k++) {
+			struct trailer *t = sent->pdata[k];
 
 			if (sloppy || trailer_sender_ok(t, r->msg)) {
 				if (p)
@@ -153,38 +165,44 @@ struct followups *
 followup_collect(struct series_set *s, gboolean sloppy)
 {
 	struct followups *f = g_new0(struct followups, 1);
-	GPtrArray *replies = g_ptr_array_new();
 	guint i;
 
 	f->set = s;
+	f->sent = g_array_new(FALSE, FALSE, sizeof(struct followup_sent));
 	f->to = g_hash_table_new_full(NULL, NULL, NULL,
 				      (GDestroyNotify)g_ptr_array_unref);
 	f->mismatches = g_ptr_array_new();
 	f->patchids = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	for (i = 0; i < s->all->len; i++) {
-		struct spatch *p = s->all->pdata[i];
+		struct followup_sent e = {s->all->pdata[i], NULL};
 
-		if (!p->reply)
+		if (!e.reply->reply)
 			continue;
-		/* the series stage reads only what classifying needs */
-		if (!p->own)
-			p->own =
-			    trailer_from_reply(p->msg, message_body(p->msg));
-		if (p->own->len)
-			g_ptr_array_add(replies, p);
+		e.trailers = trailer_from_reply(e.reply->msg,
+						message_body(e.reply->msg));
+		if (e.trailers->len)
+			g_array_append_val(f->sent, e);
+		else
+			g_ptr_array_free(e.trailers, TRUE);
 	}
-	attach_replies(f, replies, sloppy);
-	g_ptr_array_free(replies, TRUE);
+	attach_replies(f, sloppy);
 	return f;
 }
 
 void
 followup_free(struct followups *f)
 {
+	guint i;
+
 	if (!f)
 		return;
 	g_hash_table_destroy(f->to);
 	g_ptr_array_free(f->mismatches, TRUE);
+	for (i = 0; i < f->sent->len; i++)
+		g_ptr_array_free(
+		    g_array_index(f->sent, struct followup_sent, i).trailers,
+		    TRUE);
+	g_array_free(f->sent, TRUE);
 	g_hash_table_destroy(f->patchids);
 	if (f->carried)
 		g_hash_table_destroy(f->carried);

@@ -10,9 +10,9 @@
  * module decides which go where.
  *
  * Ownership: struct followups borrows the series set (which must outlive
- * it) and owns its tables; followup_free() frees them. Trailers belong to
- * the replies' spatch (series.h). Lists returned by followup_for() are the
- * caller's (g_ptr_array_free), their trailers borrowed. struct
+ * it) and owns its tables and the trailers the replies send;
+ * followup_free() frees them. Lists returned by followup_for() are the
+ * caller's (g_ptr_array_free), their trailers borrowed from @f. struct
  * followup_opts is the caller's.
  */
 #ifndef LORE_FOLLOWUP_H
@@ -34,8 +34,16 @@ struct followup_opts {
 	char *user_email;
 };
 
+/* A reply and the trailers it sends (owned by struct followups). */
+struct followup_sent {
+	struct spatch *reply;
+	GPtrArray *trailers;
+};
+
 struct followups {
 	struct series_set *set;
+	GArray *sent;		    /* struct followup_sent, the replies that
+				       send trailers, by date */
 	GHashTable *to;		    /* struct spatch * -> GPtrArray * of the
 				       trailers sent to it (borrowed) */
 	GPtrArray *mismatches;	    /* struct trailer * refused (borrowed) */

@@ -81,6 +81,13 @@ void trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 GPtrArray *trailer_from_reply(const struct message *src, const char *body);
 
 /*
+ * Does @src (its text @body) send any trailer trailer_from_reply() would
+ * take? The series stage's question about a mail that answers another
+ * without "Re:" (series_sends_fn).
+ */
+gboolean trailer_reply_sends(const struct message *src, const char *body);
+
+/*
  * Was @t sent by the person it names? The address must match the sender's
  * (trailer_email_eq), or the names must be equal.
  */

@@ -357,3 +357,13 @@ trailer_from_reply(const struct message *src, const char *body)
 	g_ptr_array_free(all, TRUE);
 	return out;
 }
+
+gboolean
+trailer_reply_sends(const struct message *src, const char *body)
+{
+	GPtrArray *l = trailer_from_reply(src, body);
+	gboolean any = l->len > 0;
+
+	g_ptr_array_free(l, TRUE);
+	return any;
+}

@@ -1,10 +1,14 @@
 /*
  * Choosing the next source (table-driven): which source is asked when,
  * what the archive adds, the first copy winning, the notes and the
- * summary, and a piped message that never stands in for a source. The
- * sources here are in-memory implementations of our own struct source.
+ * summary, and a piped message that never stands in for a source; the
+ * caller's need deciding when the thread is enough (series/choice.h's, as
+ * lore-am asks, and a probe's); the search through the sources that can.
+ * The sources here are in-memory implementations of our own struct source.
  */
+#include "series/choice.h"
 #include "source/gather.h"
+#include "trailers/trailer.h"
 #include "tap.h"
 #include "core/util.h"
 
@@ -48,6 +52,16 @@ mail(int n, const char *from)
 	    "diff --git a/f%d b/f%d\n--- a/f%d\n+++ b/f%d\n@@ -1 +1 "
 	    "@@\n-a\n+b\n",
 	    n, n, n, n, n, from, n, n, n, n);
+}
+
+/* The series stage's answer to gather's "enough?", as lore-am asks it. */
+static struct choice *
+series_choice(void)
+{
+	struct choice_opts o = {0};
+
+	o.sends = trailer_reply_sends;
+	return choice_new(&o);
 }
 
 struct mem {
@@ -103,6 +117,166 @@ mem_new(const char *name, struct mem *m)
 	s->fetch = mem_fetch;
 	s->priv = m;
 	return s;
+}
+
+/* A need that says @answer, and records what it was asked about. */
+struct probe {
+	gboolean answer;
+	guint calls;
+	gboolean had_target; /* the target was in the thread at every call */
+	guint most;	     /* the most messages the thread held */
+};
+
+static gboolean
+probe_enough(struct thread *t, const char *msgid, gboolean alone, void *data)
+{
+	struct probe *p = data;
+
+	(void)alone;
+	p->calls++;
+	if (!thread_get(t, msgid))
+		p->had_target = FALSE;
+	p->most = MAX(p->most, t->msgs->len);
+	return p->answer;
+}
+
+/*
+ * gather asks its caller whether the thread is enough, never the series
+ * itself: a need met at once leaves the fallback and the archive unasked,
+ * one never met asks them, and none at all (--thread) asks every source
+ * without asking anything.
+ */
+static void
+test_need(void)
+{
+	static const struct {
+		const char *what;
+		int answer; /* -1: no need (--thread) */
+		guint nm_calls, arch_calls;
+	} cases[] = {
+	    {"need met at once", TRUE, 0, 0},
+	    {"need never met", FALSE, 1, 1},
+	    {"no need (--thread)", -1, 1, 1},
+	};
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct mem mf = {"012", 0, FALSE, FALSE, 0};
+		struct mem mn = {"012", 0, FALSE, FALSE, 0};
+		struct mem ma = {"012", 0, FALSE, FALSE, 0};
+		struct probe pr = {cases[i].answer == TRUE, 0, TRUE, 0};
+		struct gather_need need = {probe_enough, &pr};
+		struct gather *s = gather_new();
+		struct thread *t = NULL;
+		int rc;
+
+		gather_add_local(s, mem_new("file", &mf), GATHER_REQUIRED);
+		gather_add_local(s, mem_new("notmuch", &mn), GATHER_FALLBACK);
+		gather_set_archive(s, mem_new("archive", &ma));
+		rc = gather_run(s, "p1@x", NULL,
+				cases[i].answer < 0 ? NULL : &need, &t, NULL);
+		tap_is_int(rc, LORE_OK, "%s: status", cases[i].what);
+		tap_is_int(mn.calls, cases[i].nm_calls, "%s: fallback asked",
+			   cases[i].what);
+		tap_is_int(ma.calls, cases[i].arch_calls, "%s: archive asked",
+			   cases[i].what);
+		if (cases[i].answer < 0)
+			tap_is_int(pr.calls, 0, "%s: nothing is asked",
+				   cases[i].what);
+		else
+			tap_ok(pr.calls && pr.had_target && pr.most == 3,
+			       "%s: asked about the thread with its target",
+			       cases[i].what);
+		thread_free(t);
+		gather_free(s);
+	}
+}
+
+/* A source that searches: what it holds, whatever the query. */
+static int
+mem_search(struct source *src, const char *query, struct thread *t,
+	   GError **err)
+{
+	int rc;
+
+	g_assert(query && *query);
+	rc = mem_fetch(src, NULL, t, err);
+	if (!rc && !t->msgs->len) {
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND, "nothing");
+		return LORE_ENOTFOUND;
+	}
+	return rc;
+}
+
+/*
+ * gather_search() asks the sources that can search, and only those; the
+ * first real failure is told, unless another source answered.
+ */
+static void
+test_search(void)
+{
+	static const struct {
+		const char *what;
+		const char *local; /* a searching local source has these */
+		int local_fail;
+		const char *archive; /* the archive (searching) has these */
+		int archive_fail;
+		int rc;
+		guint found;
+		const char *error;
+	} cases[] = {
+	    {"no source searches", NULL, 0, NULL, 0, LORE_ENOTFOUND, 0,
+	     "no source can search"},
+	    {"the archive finds", NULL, 0, "012", 0, LORE_OK, 3, NULL},
+	    {"the archive finds nothing", NULL, 0, "", 0, LORE_ENOTFOUND, 0,
+	     "nothing"},
+	    {"the archive fails", NULL, 0, "012", LORE_ETEMP, LORE_ETEMP, 0,
+	     "archive failed"},
+	    {"a local answer, the archive failing", "34", 0, "012", LORE_ETEMP,
+	     LORE_OK, 2, NULL},
+	    {"nothing local, the archive failing", "", 0, "012", LORE_ETEMP,
+	     LORE_ETEMP, 0, "archive failed"},
+	};
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct mem mf = {"012", 0, FALSE, FALSE, 0};
+		struct mem ml = {cases[i].local, cases[i].local_fail, FALSE,
+				 FALSE, 0};
+		struct mem ma = {cases[i].archive, cases[i].archive_fail, FALSE,
+				 FALSE, 0};
+		struct gather *s = gather_new();
+		struct thread *t = thread_new();
+		GError *err = NULL;
+		int rc;
+
+		/* a -m mailbox cannot search: it is never asked */
+		gather_add_local(s, mem_new("file", &mf), GATHER_REQUIRED);
+		if (cases[i].local) {
+			struct source *l = mem_new("local", &ml);
+
+			l->search = mem_search;
+			gather_add_local(s, l, GATHER_REQUIRED);
+		}
+		if (cases[i].archive) {
+			struct source *a = mem_new("archive", &ma);
+
+			a->search = mem_search;
+			gather_set_archive(s, a);
+		}
+		rc = gather_search(s, "s:\"x\"", t, &err);
+		tap_is_int(rc, cases[i].rc, "search, %s: status",
+			   cases[i].what);
+		tap_is_int(t->msgs->len, cases[i].found,
+			   "search, %s: messages found", cases[i].what);
+		tap_is_str(err ? err->message : NULL, cases[i].error,
+			   "search, %s: error", cases[i].what);
+		tap_is_int(mf.calls, 0, "search, %s: the mailbox not asked",
+			   cases[i].what);
+		g_clear_error(&err);
+		thread_free(t);
+		gather_free(s);
+	}
 }
 
 static const struct {
@@ -194,7 +368,7 @@ main(void)
 				 FALSE, 0};
 		struct gather *s = gather_new();
 		struct thread *t = NULL;
-		struct series_set *outline = NULL;
+		struct choice *ch = series_choice();
 		struct message *piped = NULL;
 		static const char *const ids[] = {"p0@x", "p1@x", "p2@x", "s@x",
 						  "r@x"};
@@ -221,11 +395,11 @@ main(void)
 
 			piped = message_parse(raw, strlen(raw), NULL);
 		}
-		rc = gather_run(s, target, piped, &t, &outline, &err);
+		rc = gather_run(s, target, piped, &ch->need, &t, &err);
 		tap_is_int(rc, cases[i].rc, "%s: status", cases[i].what);
 		tap_ok((rc == LORE_OK) == (err == NULL),
 		       "%s: error set on failure", cases[i].what);
-		tap_ok((rc == LORE_OK) == (t && outline),
+		tap_ok((rc == LORE_OK) == (t && choice_outline(ch, t)),
 		       "%s: thread and outline on success", cases[i].what);
 		tap_is_int(mn.calls, cases[i].nm_calls, "%s: notmuch asked",
 			   cases[i].what);
@@ -236,7 +410,7 @@ main(void)
 		sum = t ? gather_summary(t) : g_strdup("Sources: none");
 		tap_is_str(sum, cases[i].summary, "%s: summary", cases[i].what);
 		g_clear_error(&err);
-		series_set_free(outline);
+		choice_free(ch);
 		thread_free(t);
 		gather_free(s);
 	}
@@ -247,19 +421,19 @@ main(void)
 		struct mem ma = {"012", 0, FALSE, FALSE, 0};
 		struct gather *s = gather_new();
 		struct thread *t = NULL;
-		struct series_set *outline = NULL;
+		struct choice *ch = series_choice();
 		struct message *m;
 
 		gather_add_local(s, mem_new("notmuch", &mn), GATHER_REQUIRED);
 		gather_set_archive(s, mem_new("archive", &ma));
 		s->complete = TRUE;
-		gather_run(s, "p1@x", NULL, &t, &outline, NULL);
+		gather_run(s, "p1@x", NULL, &ch->need, &t, NULL);
 		m = thread_get(t, "p1@x");
 		tap_ok(m && strstr(m->raw, "(notmuch)"),
 		       "merge: the local copy wins");
 		tap_is_int(t->dups, 3,
 			   "merge: the archive's copies are dropped");
-		series_set_free(outline);
+		choice_free(ch);
 		thread_free(t);
 		gather_free(s);
 	}
@@ -269,21 +443,21 @@ main(void)
 		struct mem ma = {"0124", 0, FALSE, FALSE, 0};
 		struct gather *s = gather_new();
 		struct thread *t = NULL;
-		struct series_set *outline = NULL;
+		struct choice *ch = series_choice();
 		g_autofree char *raw = mail(1, "stdin");
 		struct message *m;
 
 		gather_set_archive(s, mem_new("archive", &ma));
-		gather_run(s, "p1@x", message_parse(raw, strlen(raw), NULL), &t,
-			   &outline, NULL);
+		gather_run(s, "p1@x", message_parse(raw, strlen(raw), NULL),
+			   &ch->need, &t, NULL);
 		m = thread_get(t, "p1@x");
 		tap_ok(m && strstr(m->raw, "(archive)") && !m->provisional,
 		       "piped: the archive's copy replaces it");
 		tap_is_int(t->msgs->len, 3,
 			   "piped: the thread is the archive's");
-		tap_ok(outline && series_complete(outline, 0),
+		tap_ok(series_complete(choice_outline(ch, t), 0),
 		       "piped: the outline is of the final thread");
-		series_set_free(outline);
+		choice_free(ch);
 		thread_free(t);
 		gather_free(s);
 	}
@@ -313,6 +487,8 @@ main(void)
 			       modes[i].in ? modes[i].in : "(null)");
 		}
 	}
+	test_need();
+	test_search();
 	g_mime_shutdown();
 	return tap_done();
 }

@@ -1,19 +1,21 @@
 /*
  * The series stage and the trailers stage after it: the series that
- * gather.c judges complete is the one the am job writes (the trailers
- * stage reads the replies' trailers but never changes which revisions
- * exist or which slots they fill), on complete series, missing patches,
- * partial re-rolls, a series whose only follow-ups are trailer-only
+ * series/choice.c judges complete while gathering is the one the am job writes
+ * (the trailers stage reads the replies' trailers but never changes which
+ * revisions exist or which slots they fill), on complete series, missing
+ * patches, partial re-rolls, a series whose only follow-ups are trailer-only
  * replies without "Re:", and the bundled example thread. And revisions
  * are never overwritten: an unversioned resend in a thread that has a
  * [PATCH v3] is a revision of its own.
  */
 #include "trailers/followup.h"
+#include "trailers/trailer.h"
 #include "mail/mbox.h"
 #include "series/series.h"
 #include "tap.h"
 
 #include <gmime/gmime.h>
+#include <string.h>
 
 /* "[PATCH vR i/N]" (v1 without the tag), replying to @parent (or none). */
 static void
@@ -92,8 +94,8 @@ check(const char *what, const char *buf, size_t len)
 	int rev;
 
 	mbox_split(buf, len, add_one, t);
-	judged = series_analyse(t);
-	written = series_analyse(t);
+	judged = series_analyse(t, trailer_reply_sends);
+	written = series_analyse(t, trailer_reply_sends);
 	f = followup_collect(written, FALSE);
 	for (rev = 0; rev <= 4; rev++) {
 		struct series *ser = series_get(written, rev);
@@ -142,6 +144,51 @@ single_of(struct series_set *s, int rev)
 	return p ? p->msg->msgid : "-";
 }
 
+/*
+ * A trailer-only follow-up without "Re:" is a reply because the trailers
+ * stage says it sends trailers (series_sends_fn): with its test, the
+ * Reviewed-by reaches patch 1; with none, the mail is no reply and sends
+ * nothing.
+ */
+static void
+check_sends(series_sends_fn sends, const char *what)
+{
+	GString *m = g_string_new(NULL);
+	struct thread *t = thread_new();
+	struct series_set *s;
+	struct followups *f;
+	struct series *ser;
+	GPtrArray *fu;
+	struct spatch *r;
+	g_autofree char *slots = NULL;
+	int i;
+
+	for (i = 0; i <= 3; i++)
+		add(m, 1, i, 3, i ? "v1.0@x" : NULL);
+	reply(m, "r1@x", "v1.1@x", FALSE);
+	mbox_split(m->str, m->len, add_one, t);
+	s = series_analyse(t, sends);
+	f = followup_collect(s, FALSE);
+	ser = series_get(s, 0);
+	r = series_spatch_of(s, thread_get(t, "r1@x"));
+	fu = followup_for(f, ser,
+			  &g_array_index(ser->slots, struct series_entry, 1));
+	tap_ok(r && r->reply == (sends != NULL), "%s: a reply %s", what,
+	       sends ? "(it sends trailers)" : "no more");
+	tap_is_int(fu->len, sends ? 1 : 0, "%s: trailers for patch 1", what);
+	tap_ok(!fu->len || !strcmp(((struct trailer *)fu->pdata[0])->lname,
+				   "reviewed-by"),
+	       "%s: the reply's Reviewed-by", what);
+	slots = slots_of(ser);
+	tap_is_str(slots, "v1.0@x v1.1@x v1.2@x v1.3@x ", "%s: the same slots",
+		   what);
+	g_ptr_array_free(fu, TRUE);
+	followup_free(f);
+	series_set_free(s);
+	thread_free(t);
+	g_string_free(m, TRUE);
+}
+
 /* v1, a real v3, and an unversioned resend of v1, in either order. */
 static void
 check_resend(gboolean v3_first)
@@ -158,7 +205,7 @@ check_resend(gboolean v3_first)
 	if (!v3_first)
 		single(m, "b@x", 3, 2, "v3");
 	mbox_split(m->str, m->len, add_one, t);
-	s = series_analyse(t);
+	s = series_analyse(t, trailer_reply_sends);
 	revs = series_revisions(s);
 	tap_is_int(revs->len, 3, "resend: three revisions");
 	tap_is_str(single_of(s, 1), "a@x", "resend: v1 is the first send");
@@ -214,6 +261,8 @@ main(void)
 	g_string_free(m, TRUE);
 	check_resend(TRUE);
 	check_resend(FALSE);
+	check_sends(trailer_reply_sends, "with the trailers stage's test");
+	check_sends(NULL, "without it");
 	g_mime_shutdown();
 	return tap_done();
 }
