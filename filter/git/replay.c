@@ -364,8 +364,14 @@ replay_run(const char *wt, const char *base, const char *start, const char *tip,
 	for (i = 0; i < commits->len; i++)
 		stream_commit(stream, i + 1, base, commits->pdata[i]);
 	g_string_append(stream, "done\n");
-	if ((rc = git_out(wt, fi, stream, NULL, err)) ||
-	    (rc = check_made(wt, marks, base, commits, made, err)))
+	/* what fast-import refuses (an ident it reads otherwise) is left
+	 * to the full tree too */
+	if (git_out(wt, fi, stream, NULL, err)) {
+		g_clear_error(err);
+		rc = SMALLTREE_FULL;
+		goto out;
+	}
+	if ((rc = check_made(wt, marks, base, commits, made, err)))
 		goto out;
 	*new_tip = g_strdup(made->pdata[made->len - 1]);
 out:
