@@ -210,6 +210,9 @@ median() {
 }
 # med N LABEL [COLUMN]: the median wall time (or column) of a cell
 med() { awk -v c="${3:-1}" '{ print $c }' "$work/t/$1.$2" | median; }
+# cpu N LABEL: the median user+system CPU time of a cell (the git it runs
+# included: rusage waits for it), steadier than wall time under load
+cpu() { awk '{ print $2 + $3 }' "$work/t/$1.$2" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf("%.2f", a / b); else print "n/a" }'; }
 secs() { awk -v s="$1" 'BEGIN { printf(s < 1 ? "%.3f" : "%.2f", s) }'; }
 mark() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t ? "met" : "**missed**") }'; }
@@ -311,6 +314,32 @@ for s in $steps; do
 	done
 	echo
 done
+echo
+echo "The same in user+system CPU time (lore-am or b4 and every process they ran; steadier than"
+echo "wall time on a loaded machine, blind to waiting and to work spread over cores):"
+echo
+printf '| step |'
+for n in $sizes; do printf ' %s patches: lore-am / b4 | lore-am | b4 |' "$n"; done
+echo
+printf '|---|'
+for n in $sizes; do printf -- '---|---|---|'; done
+echo
+for s in $steps; do
+	b=B.$s
+	[ "$s" != rangediff ] || b=b4.rangediff
+	printf '| %s |' "$(name_L "$s")"
+	for n in $sizes; do
+		l=$(cpu "$n" "L.$s") bb=$(cpu "$n" "$b")
+		printf ' %s | %s s | %s s |' "$(ratio "$l" "$bb")" "$(secs "$l")" "$(secs "$bb")"
+	done
+	echo
+done
+printf '| `--apply` vs floor A (plain `git am`) |'
+for n in $sizes; do
+	l=$(cpu "$n" L.apply) bb=$(cpu "$n" F.am)
+	printf ' %s | %s s | %s s |' "$(ratio "$l" "$bb")" "$(secs "$l")" "$(secs "$bb")"
+done
+echo
 echo
 echo "Against the hand floors (\`bench/tree-floors.sh\`, the same am-ready mbox, medians of $pairs):"
 echo

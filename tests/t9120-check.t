@@ -9,7 +9,7 @@
 # given (Debian ships none): an extra, not a skip
 real=0
 [ -n "${LINUX_TREE:-}" ] && [ -x "$LINUX_TREE/scripts/checkpatch.pl" ] && real=1
-plan $((19 + real))
+plan $((29 + real))
 
 # fake checkpatch: trailing white space is an error, a line over 100
 # columns a warning, a base-commit: line in the commit message (before
@@ -75,7 +75,60 @@ git config --global lore-am.am-perpatch-check-cmd "no-such-checker --terse"
 la --check "$id" >/dev/null 2>"$TRASH/err"
 ok $? "a check command that does not exist: exit 0"
 check "and one line naming it" grep -q "^lore-am: --check: cannot run 'no-such-checker'" "$TRASH/err"
+is "$(grep -c "^lore-am: " "$TRASH/err")" 1 "only one, however many runs were started at once"
 git config --global --unset lore-am.am-perpatch-check-cmd
+
+# the runs go in parallel (lore-am.check-jobs, default the CPUs) and are
+# reported in patch order: patch 1's check waits for patch 2's to start
+# (up to $WAIT s), so it ends after it, and says whether it saw it
+cat >"$TRASH/para" <<'SCRIPT'
+#!/bin/sh
+case "$(cat)" in
+*"Subject: [PATCH 1/3]"*)
+	i=0
+	while [ ! -e "$MARK" ] && [ $i -lt $((WAIT * 10)) ]; do sleep 0.1; i=$((i + 1)); done
+	if [ -e "$MARK" ]; then echo "-:1: WARNING: ran beside patch 2"; else echo "-:1: ERROR: ran alone"; fi ;;
+*"Subject: [PATCH 2/3]"*) touch "$MARK"; echo "-:1: WARNING: patch 2" ;;
+esac
+SCRIPT
+chmod +x "$TRASH/para"
+git config --global lore-am.am-perpatch-check-cmd "$TRASH/para"
+git config --global lore-am.check-jobs 2
+export MARK=$TRASH/mark WAIT=30
+la --check "$id" >/dev/null 2>"$TRASH/err"
+ok $? "two runs at once: exit 0"
+check "patch 1's check ran beside patch 2's" grep -qx "      -:1: WARNING: ran beside patch 2" "$TRASH/err"
+grep -E "^  (clean|warnings|errors) |^      -:" "$TRASH/err" >"$TRASH/order"
+cat >"$TRASH/order.want" <<'EOF2'
+  warnings [PATCH 1/3] a: fine
+      -:1: WARNING: ran beside patch 2
+  warnings [PATCH 2/3] b: trailing blank
+      -:1: WARNING: patch 2
+  clean    [PATCH 3/3] c: long line
+EOF2
+same_file "$TRASH/order" "$TRASH/order.want" "reported in patch order, each with its own lines"
+check "the count" grep -qx "Checked 3 patches: 1 clean, 2 with warnings, 0 with errors" "$TRASH/err"
+rm -f "$MARK"
+git config --global lore-am.check-jobs 1
+WAIT=1 la --check "$id" >/dev/null 2>"$TRASH/err"
+check "lore-am.check-jobs 1: one run at a time" grep -qx "      -:1: ERROR: ran alone" "$TRASH/err"
+rm -f "$MARK"
+git config --global --unset lore-am.check-jobs
+la --check "$id" >/dev/null 2>"$TRASH/err"
+if [ "$(nproc)" -gt 1 ]; then
+	check "unset: as many at once as there are CPUs" grep -qx "      -:1: WARNING: ran beside patch 2" "$TRASH/err"
+else
+	check "unset, one CPU: one run at a time" grep -qx "      -:1: ERROR: ran alone" "$TRASH/err"
+fi
+rm -f "$MARK"
+git config --global lore-am.check-jobs many
+WAIT=1 la --check "$id" >/dev/null 2>"$TRASH/err"
+ok $? "lore-am.check-jobs that is no number: exit 0"
+check "one line says so" grep -q "^lore-am: --check: git config lore-am.check-jobs: 'many' is not a number of runs at once (1 to 64); using " "$TRASH/err"
+check "and the checks run" grep -q "^Checked 3 patches" "$TRASH/err"
+git config --global --unset lore-am.check-jobs
+git config --global --unset lore-am.am-perpatch-check-cmd
+unset MARK WAIT
 
 # in a kernel tree the default is ./scripts/checkpatch.pl
 git clone -q "$TRASH/repo" "$TRASH/k"

@@ -1,16 +1,23 @@
 /*
  * apply.c - git is the engine (b4 shazam's way): a temporary worktree at
  * the base (tmpwt.h: `git worktree add --no-checkout --detach`, locked),
- * only the files the series touches checked out there (a sparse checkout:
- * a kernel-sized tree costs no full checkout), `git am` there, then a
- * fast-forward (`git merge --ff-only`), FETCH_HEAD or `git merge --no-ff`
- * in the user's tree, with signals held (gitrun_hold()) so that it
- * happens whole or not at all. The user's work tree is touched only once
- * the series has applied in full; a failed merge is aborted.
+ * `git am` there on a tree of only the files the series touches
+ * (smalltree.h: an index of a few entries, not the kernel's 8 MB written
+ * twice a patch), the commits made again on the base's full tree by one
+ * fast-import (replay.h), then a fast-forward (`git merge --ff-only`),
+ * FETCH_HEAD or `git merge --no-ff` in the user's tree, with signals held
+ * (gitrun_hold()) so that it happens whole or not at all. When the small
+ * tree cannot stand for the full one (a touched path is a folder there,
+ * a signed commit) or am fails there, the series is applied again in a
+ * sparse checkout of the full index, whose verdict is the one given. The user's
+ * work tree is touched only once the series has applied in full; a failed merge
+ * is aborted.
  */
 #include "git/apply.h"
 #include "core/gitrun.h"
 #include "git/mergemsg.h"
+#include "git/replay.h"
+#include "git/smalltree.h"
 #include "git/tmpwt.h"
 #include "core/util.h"
 
@@ -174,7 +181,9 @@ am_failed(const GString *out, const GString *e, GError **err)
 
 /* git's settings for a worktree of only the series' files (see sparse()) */
 #define SPARSE_ON                                                              \
-	"-c", "core.sparseCheckout=true", "-c", "core.sparseCheckoutCone=false"
+	"-c", "core.sparseCheckout=true", "-c",                                \
+	    "core.sparseCheckoutCone=false", "-c",                             \
+	    "sparse.expectFilesOutsideOfPatterns=true"
 
 static int
 in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
@@ -183,7 +192,7 @@ in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 	const char *const am[] = {SPARSE_ON, "am", "--quiet", NULL};
 	const char *const tip[] = {"rev-parse", "HEAD", NULL};
 	/* without the sparse settings: the plain command after them */
-	const guint skip = sparse ? 0 : 4;
+	const guint skip = sparse ? 0 : 6;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
 	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
 	int rc = LORE_OK, st;
@@ -208,58 +217,31 @@ in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 }
 
 /*
- * The files the series touches, as sparse-checkout patterns (non-cone:
- * one anchored, escaped path a line), from git's own reading of the
- * patches (`git apply --numstat -z`: unquoted paths, both names of a
- * rename). NULL, for a whole checkout, when there is none or a path
- * holds a control character no pattern line can carry.
+ * The files the series touches (smalltree_paths()) as sparse-checkout
+ * patterns (non-cone: one anchored, escaped path a line). NULL, for a
+ * whole checkout, when a path holds a control character no pattern line
+ * can carry.
  */
 static GString *
-sparse_patterns(const char *wt, const GString *mbox)
+sparse_patterns(const GPtrArray *paths)
 {
-	const char *const argv[] = {"apply", "--numstat", "-z", NULL};
-	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	GString *pat = g_string_new(NULL);
-	const char *p, *end;
-	gboolean ok = FALSE;
+	const char *p;
+	guint i;
 
-	/* in the worktree's top folder: from a subfolder git apply would
-	 * leave out the paths outside it */
-	if (gitrun(wt, argv, mbox->str, mbox->len, out, e, NULL) != 0)
-		goto out;
-	/* "ADDED\tDELETED\tPATH\0" or, renamed, "A\tD\t\0OLD\0NEW\0" */
-	for (p = out->str, end = out->str + out->len; p < end; p++) {
-		const char *tab = memchr(p, '\t', end - p);
-		int names = 1;
-
-		if (!tab || !(tab = memchr(tab + 1, '\t', end - tab - 1)))
-			goto out;
-		p = tab + 1;
-		if (!*p) {
-			names = 2;
-			p++;
-		}
-		/* each name ends at its NUL; the loop steps over the last */
-		for (; names > 0 && p < end; names--) {
-			g_string_append_c(pat, '/');
-			for (; *p; p++) {
-				if ((guchar)*p < 0x20 || *p == 0x7f)
-					goto out;
-				if (strchr("\\*?[ ", *p))
-					g_string_append_c(pat, '\\');
-				g_string_append_c(pat, *p);
+	for (i = 0; i < paths->len; i++) {
+		g_string_append_c(pat, '/');
+		for (p = paths->pdata[i]; *p; p++) {
+			if ((guchar)*p < 0x20 || *p == 0x7f) {
+				g_string_free(pat, TRUE);
+				return NULL;
 			}
-			g_string_append_c(pat, '\n');
-			if (names > 1)
-				p++;
+			if (strchr("\\*?[ ", *p))
+				g_string_append_c(pat, '\\');
+			g_string_append_c(pat, *p);
 		}
+		g_string_append_c(pat, '\n');
 	}
-	ok = pat->len > 0;
-out:
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
-	if (!ok)
-		g_string_free(g_steal_pointer(&pat), TRUE);
 	return pat;
 }
 
@@ -456,31 +438,81 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 	return rc;
 }
 
-/* The worktree at j->onto with the series' files checked out (only
- * those when git can name them, else all); *@sparse_ok says which. */
+/* The sparse worktree of the full index: the series' files checked out
+ * (all of them when git cannot name them); *@sparse_ok says which. */
 static int
-prepare(struct apply_job *j, struct tmpwt *w, gboolean *sparse_ok, GError **err)
+prepare_sparse(const char *wt, const GPtrArray *paths, gboolean *sparse_ok,
+	       GError **err)
 {
 	const char *const full[] = {"read-tree", "-mu", "HEAD", NULL};
-	GString *pat, *e;
-	int rc;
+	GString *pat = paths ? sparse_patterns(paths) : NULL, *e;
+	int rc = LORE_OK;
 
-	if ((rc = tmpwt_add(w, j->onto, err)))
-		return rc;
-	pat = sparse_patterns(w->path, j->mbox);
-	*sparse_ok = pat && sparse(w->path, pat);
+	*sparse_ok = pat && sparse(wt, pat);
 	if (pat)
 		g_string_free(pat, TRUE);
 	if (*sparse_ok)
 		return LORE_OK;
 	e = g_string_new(NULL);
-	if (gitrun(w->path, full, NULL, 0, NULL, e, NULL) != 0) {
+	if (gitrun(wt, full, NULL, 0, NULL, e, NULL) != 0) {
 		g_autofree char *why = git_reason(e);
 
 		rc = fail(err, LORE_ENOTFOUND,
 			  "cannot check out a temporary worktree: %s", why);
 	}
 	g_string_free(e, TRUE);
+	return rc;
+}
+
+/*
+ * The series made into j->tip from j->onto: with @try_small on a small
+ * tree (the commits made again on the full one, but for APPLY_NONE,
+ * whose j->from is the small tree's commit), else in the sparse worktree.
+ * SMALLTREE_FULL when the small tree could not stand for the full one:
+ * the caller tries again without it.
+ */
+static int
+trial(struct apply_job *j, struct tmpwt *w, gboolean try_small, GError **err)
+{
+	g_autoptr(GPtrArray) paths = NULL;
+	g_autofree char *start = NULL, *full_tip = NULL;
+	gboolean sparse_ok = FALSE;
+	int rc;
+
+	if ((rc = tmpwt_add(w, j->onto, err)))
+		return rc;
+	paths = smalltree_paths(w->path, j->mbox);
+	if (try_small && paths) {
+		rc = smalltree_prepare(w->path, j->onto, paths, &start, err);
+		if (rc && rc != SMALLTREE_FULL)
+			return rc;
+		if (rc)
+			g_clear_error(err);
+	}
+	if (!start && (rc = prepare_sparse(w->path, paths, &sparse_ok, err)))
+		return rc;
+	if (gitrun_interrupted())
+		return fail(err, LORE_ENOTFOUND,
+			    "interrupted; nothing applied");
+	rc = in_worktree(j, w->path, sparse_ok, err);
+	if (!start)
+		return rc;
+	/* what fails on the small tree is tried on the full one, which
+	 * says git's own reason: -3 (or am.threeWay) may find a rename
+	 * among the files the small tree lacks */
+	if (rc && !gitrun_interrupted()) {
+		g_clear_error(err);
+		return SMALLTREE_FULL;
+	}
+	if (rc || j->mode == APPLY_NONE) {
+		j->from = g_steal_pointer(&start);
+		return rc;
+	}
+	rc = replay_run(w->path, j->onto, start, j->tip, &full_tip, err);
+	if (!rc) {
+		g_free(j->tip);
+		j->tip = g_steal_pointer(&full_tip);
+	}
 	return rc;
 }
 
@@ -493,7 +525,6 @@ apply_run(struct apply_job *j, GError **err)
 	const char *const resolve[] = {"rev-parse", "--verify", "-q", spec,
 				       NULL};
 	struct tmpwt w = {0};
-	gboolean sparse_ok = FALSE;
 	int rc;
 
 	gitrun_guard();
@@ -506,11 +537,14 @@ apply_run(struct apply_job *j, GError **err)
 			  "base %s is not a commit here; nothing applied", b);
 		goto out;
 	}
-	rc = prepare(j, &w, &sparse_ok, err);
-	if (!rc && gitrun_interrupted())
-		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
-	if (!rc)
-		rc = in_worktree(j, w.path, sparse_ok, err);
+	rc = trial(j, &w, TRUE, err);
+	if (rc == SMALLTREE_FULL) {
+		g_clear_pointer(&j->tip, g_free);
+		tmpwt_remove(&w);
+		rc = trial(j, &w, FALSE, err);
+	}
+	if (!j->from && j->onto)
+		j->from = g_strdup(j->onto);
 out:
 	/* from here on no signal cuts a step in half: moving the branch
 	 * happens whole or not at all, and the clean-up runs to its end */
@@ -530,5 +564,6 @@ apply_job_clear(struct apply_job *j)
 {
 	g_free(j->tip);
 	g_free(j->onto);
-	j->tip = j->onto = NULL;
+	g_free(j->from);
+	j->tip = j->onto = j->from = NULL;
 }

@@ -44,6 +44,8 @@ struct apply_job {
 	char **merge_flags; /* more git merge arguments (borrowed) */
 	char *tip;	    /* out: the last commit applied */
 	char *onto;	    /* out: the commit it was applied on */
+	char *from; /* out: where the line of commits to tip starts: onto,
+		     * or for APPLY_NONE the small tree's commit */
 };
 
 /* Returns a lore_status; @err holds the one line to print. */

@@ -30,10 +30,28 @@ check_grade(const char *output, int st)
 	return *output ? 1 : 0;
 }
 
+/* One patch's run of the command, made on a thread of the pool and
+ * reported by the main thread in patch order. */
+struct check_job {
+	char *msg; /* a copy of the am-ready message */
+	size_t len;
+	char *subject;
+	struct gitrun_bound b;
+	int grade;     /* 0 clean, 1 warnings, 2 errors */
+	char *shown;   /* the lines the summary shows, one a line */
+	char *cannot;  /* the command could not be run: why */
+	gboolean done; /* set under the state's lock */
+	gboolean ran;  /* FALSE: skipped (interrupted, or a failure) */
+};
+
 struct check_state {
 	char **argv;
 	const char *top;
 	guint timeout;
+	GPtrArray *jobs;
+	GMutex lock;
+	GCond cond;
+	gboolean stop; /* a run could not start: start no more */
 	guint n, counts[3], timed_out, cut;
 	gboolean failed; /* the command could not be run */
 };
@@ -53,18 +71,16 @@ bound_note(const struct gitrun_bound *b)
 	return g_strdup("");
 }
 
-static void
-show(const char *subject, int grade, const GString *out,
-     const struct gitrun_bound *b)
+/* The first lines of @out the summary shows, made safe for a terminal,
+ * one a line (g_free): only these are kept while the others run. */
+static char *
+shown_lines(const GString *out)
 {
-	static const char *const word[] = {"clean   ", "warnings", "errors  "};
-	g_autofree char *s = lore_term_safe(subject ? subject : "?", -1);
-	g_autofree char *note = bound_note(b);
+	GString *s = g_string_new(NULL);
 	const char *l;
 	size_t pos = 0, n;
 	guint shown = 0;
 
-	lore_info("  %s %s%s", word[grade], s, note);
 	/* line by line up to the few shown: the output may be a MiB */
 	while (shown < CHECK_SHOW_LINES &&
 	       lore_next_line(out->str, out->len, &pos, &l, &n)) {
@@ -75,9 +91,24 @@ show(const char *subject, int grade, const GString *out,
 		if (!n)
 			continue;
 		t = lore_term_safe(l, (gssize)n);
-		lore_info("      %s", t);
+		g_string_append_printf(s, "%s\n", t);
 		shown++;
 	}
+	return g_string_free(s, FALSE);
+}
+
+static void
+show(const struct check_job *j)
+{
+	static const char *const word[] = {"clean   ", "warnings", "errors  "};
+	g_autofree char *s = lore_term_safe(j->subject ? j->subject : "?", -1);
+	g_autofree char *note = bound_note(&j->b);
+	g_auto(GStrv) lines = g_strsplit(j->shown, "\n", -1);
+	guint i;
+
+	lore_info("  %s %s%s", word[j->grade], s, note);
+	for (i = 0; lines[i] && *lines[i]; i++)
+		lore_info("      %s", lines[i]);
 }
 
 /* "; 1 check timed out, 1 output cut" (a static buffer: said once) */
@@ -92,47 +123,112 @@ bounds_said(const struct check_state *st)
 	return buf;
 }
 
+/* On a thread of the pool: one run, bounded (gitrun_bounded()). */
 static void
-one_patch(const char *msg, size_t len, void *data)
+run_job(gpointer data, gpointer user)
+{
+	struct check_job *j = data;
+	struct check_state *st = user;
+	GString *out = g_string_new(NULL);
+	GError *e = NULL;
+	gboolean stop;
+	int rc;
+
+	g_mutex_lock(&st->lock);
+	stop = st->stop;
+	g_mutex_unlock(&st->lock);
+	if (stop || gitrun_interrupted())
+		goto out;
+	j->ran = TRUE;
+	rc = gitrun_bounded(st->top, (const char *const *)st->argv, j->msg,
+			    j->len, out, &j->b, &e);
+	if (rc < 0 && !j->b.timed_out && !gitrun_interrupted()) {
+		j->cannot = g_strdup(e->message);
+		g_mutex_lock(&st->lock);
+		st->stop = TRUE;
+		g_mutex_unlock(&st->lock);
+	}
+	/* an unfinished check passes nothing: errors */
+	j->grade = rc < 0 ? 2 : check_grade(out->str, rc);
+	j->shown = shown_lines(out);
+	g_clear_error(&e);
+out:
+	g_string_free(out, TRUE);
+	g_mutex_lock(&st->lock);
+	j->done = TRUE;
+	g_cond_broadcast(&st->cond);
+	g_mutex_unlock(&st->lock);
+}
+
+static void
+add_job(const char *msg, size_t len, void *data)
 {
 	struct check_state *st = data;
-	struct gitrun_bound b = {st->timeout, CHECK_OUTPUT_KEEP, FALSE, 0};
-	struct message *m;
-	GString *out;
-	GError *e = NULL;
-	int rc, grade;
+	struct check_job *j = g_new0(struct check_job, 1);
+	struct message *m = message_parse(msg, len, NULL);
 
-	if (st->failed || gitrun_interrupted())
+	j->msg = g_memdup2(msg, len);
+	j->len = len;
+	j->subject = m && m->subject ? g_strdup(m->subject) : NULL;
+	j->b.timeout = st->timeout;
+	j->b.keep = CHECK_OUTPUT_KEEP;
+	message_free(m);
+	g_ptr_array_add(st->jobs, j);
+}
+
+static void
+job_free(gpointer p)
+{
+	struct check_job *j = p;
+
+	g_free(j->msg);
+	g_free(j->subject);
+	g_free(j->shown);
+	g_free(j->cannot);
+	g_free(j);
+}
+
+/* Job @j's outcome, once done, in the summary and the counts. */
+static void
+report(struct check_state *st, const struct check_job *j)
+{
+	if (st->failed || !j->ran || gitrun_interrupted())
 		return;
-	m = message_parse(msg, len, NULL);
-	out = g_string_new(NULL);
-	rc = gitrun_bounded(st->top, (const char *const *)st->argv, msg, len,
-			    out, &b, &e);
-	if (gitrun_interrupted()) {
-		g_clear_error(&e);
-	} else if (rc < 0 && b.timed_out) {
-		/* an unfinished check passes nothing: errors */
-		g_clear_error(&e);
-		st->counts[2]++;
-		st->n++;
-		st->timed_out++;
-		show(m ? m->subject : NULL, 2, out, &b);
-	} else if (rc < 0) {
+	if (j->cannot) {
 		g_autofree char *c = lore_term_safe(st->argv[0], -1);
 
 		lore_err("--check: cannot run '%s': %s; no checks", c,
-			 e->message);
-		g_error_free(e);
+			 j->cannot);
 		st->failed = TRUE;
-	} else {
-		grade = check_grade(out->str, rc);
-		st->counts[grade]++;
-		st->n++;
-		st->cut += b.cut > 0;
-		show(m ? m->subject : NULL, grade, out, &b);
+		return;
 	}
-	message_free(m);
-	g_string_free(out, TRUE);
+	st->counts[j->grade]++;
+	st->n++;
+	st->timed_out += j->b.timed_out;
+	st->cut += !j->b.timed_out && j->b.cut > 0;
+	show(j);
+}
+
+/* lore-am.check-jobs: runs at once, the online CPUs when unset or bad */
+static guint
+check_jobs(struct config *cfg)
+{
+	const char *v = config_get(cfg, "check-jobs", NULL);
+	guint cpus = MAX(g_get_num_processors(), 1);
+	guint64 n;
+
+	if (!v)
+		return MIN(cpus, CHECK_JOBS_MAX);
+	if (g_ascii_string_to_unsigned(v, 10, 1, CHECK_JOBS_MAX, &n, NULL))
+		return (guint)n;
+	{
+		g_autofree char *s = lore_term_safe(v, -1);
+
+		lore_err("--check: git config lore-am.check-jobs: '%s' is not "
+			 "a number of runs at once (1 to %u); using %u",
+			 s, CHECK_JOBS_MAX, MIN(cpus, CHECK_JOBS_MAX));
+	}
+	return MIN(cpus, CHECK_JOBS_MAX);
 }
 
 /* lore-am.check-timeout: seconds, CHECK_TIMEOUT when unset or bad */
@@ -154,6 +250,47 @@ check_timeout(struct config *cfg)
 			 s, CHECK_TIMEOUT);
 	}
 	return CHECK_TIMEOUT;
+}
+
+/*
+ * Every patch's run, up to @jobs at once on a pool of threads, each
+ * reported as soon as it and those before it are done: the summary is
+ * in patch order whatever order the runs end in.
+ */
+static void
+run_all(struct check_state *st, const GString *mbox, guint jobs)
+{
+	GThreadPool *pool = NULL;
+	guint i;
+
+	st->jobs = g_ptr_array_new_with_free_func(job_free);
+	g_mutex_init(&st->lock);
+	g_cond_init(&st->cond);
+	mbox_split(mbox->str, mbox->len, add_job, st);
+	if (jobs > 1 && st->jobs->len > 1)
+		pool = g_thread_pool_new(run_job, st, (gint)jobs, FALSE, NULL);
+	for (i = 0; i < st->jobs->len; i++) {
+		if (pool) {
+			g_thread_pool_push(pool, st->jobs->pdata[i], NULL);
+			continue;
+		}
+		run_job(st->jobs->pdata[i], st);
+		report(st, st->jobs->pdata[i]);
+	}
+	for (i = 0; pool && i < st->jobs->len; i++) {
+		struct check_job *j = st->jobs->pdata[i];
+
+		g_mutex_lock(&st->lock);
+		while (!j->done)
+			g_cond_wait(&st->cond, &st->lock);
+		g_mutex_unlock(&st->lock);
+		report(st, j);
+	}
+	if (pool)
+		g_thread_pool_free(pool, TRUE, TRUE);
+	g_ptr_array_unref(st->jobs);
+	g_mutex_clear(&st->lock);
+	g_cond_clear(&st->cond);
 }
 
 void
@@ -196,7 +333,7 @@ check_run(const GString *mbox, const char *top, struct config *cfg)
 	/* a Ctrl-C stops the check command's group too (it has its own):
 	 * then lore-am ends by that signal, as without --check */
 	gitrun_guard();
-	mbox_split(mbox->str, mbox->len, one_patch, &st);
+	run_all(&st, mbox, check_jobs(cfg));
 	gitrun_unguard();
 	if (gitrun_interrupted())
 		raise(gitrun_signal());

@@ -3,7 +3,9 @@
  * command (checkpatch.pl in a kernel tree) run on each am-ready patch,
  * and each patch marked clean, warnings or errors in the summary with the
  * first lines the command said. Each run is bounded in time and output:
- * "check timed out" (errors) or "output cut", and the run goes on.
+ * "check timed out" (errors) or "output cut", and the run goes on. The
+ * runs go in parallel, as many as there are CPUs, and are reported in
+ * patch order.
  *
  * Ownership: everything is borrowed for the duration of the call.
  */
@@ -20,6 +22,9 @@
  * then its process group is killed; bytes of output kept, the rest
  * counted and dropped. */
 #define CHECK_TIMEOUT 120
+/* At most this many runs at once (lore-am.check-jobs; default: the
+ * online CPUs), each bounded as above. */
+#define CHECK_JOBS_MAX 64
 #define CHECK_OUTPUT_KEEP ((gsize)1 << 20)
 
 /*

@@ -2,7 +2,9 @@
  * rangediff.c - b4 diff's job with git as the engine: the am job run once
  * per revision (use_version), each result applied by `git am` in its own
  * temporary worktree on its base-commit (or the guessed base, else HEAD),
- * then `git range-diff OLD_BASE..OLD NEW_BASE..NEW`. When a revision does
+ * on a small tree of the files it touches (smalltree.h: the commits are
+ * not made again on the full tree, their diffs are the same there), then
+ * `git range-diff OLD_START..OLD NEW_START..NEW`. When a revision does
  * not apply, the patches' mails are compared instead, paired by title
  * (`git diff --no-index`), so a re-roll that reorders or drops patches
  * still reads right.
@@ -156,8 +158,8 @@ color_arg(void)
 static int
 range_diff(struct apply_job *a, struct apply_job *b)
 {
-	g_autofree char *r1 = g_strdup_printf("%s..%s", a->onto, a->tip);
-	g_autofree char *r2 = g_strdup_printf("%s..%s", b->onto, b->tip);
+	g_autofree char *r1 = g_strdup_printf("%s..%s", a->from, a->tip);
+	g_autofree char *r2 = g_strdup_printf("%s..%s", b->from, b->tip);
 	const char *const argv[] = {"range-diff", color_arg(), r1, r2, NULL};
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	GError *err = NULL;
