@@ -23,46 +23,12 @@
 int
 after_precheck(const struct cli *c)
 {
-	enum apply_mode mode;
 	GError *err = NULL;
 	int rc;
 
-	if (c->range_diff) {
-		int a, b;
-
-		if (!rangediff_parse(c->range_diff, &a, &b)) {
-			g_autofree char *s = lore_term_safe(c->range_diff, -1);
-
-			lore_err("--range-diff: '%s' is no pair of revisions: "
-				 "give OLD..NEW (e.g. 1..2), OLD NEW or OLD",
-				 s);
-			return LORE_EUSAGE;
-		}
-		/* -v is folded into the pair (main.c's take_versions()) */
-		if (c->apply || c->outdir || c->thread) {
-			lore_err("--range-diff writes the comparison on "
-				 "stdout: it does not go with --apply, -o or "
-				 "--thread");
-			return LORE_EUSAGE;
-		}
-	}
+	/* the option values were checked by the commands (cmd_apply.c) */
 	if (!c->apply)
 		return LORE_OK;
-	if (!apply_parse_mode(c->apply, &mode)) {
-		g_autofree char *s = lore_term_safe(c->apply, -1);
-
-		lore_err("unknown --apply mode '%s': use --apply, --apply=head "
-			 "or --apply=merge",
-			 s);
-		return LORE_EUSAGE;
-	}
-	/* -o DIR keeps a copy of what is applied (the mail clients' apply
-	 * key keeps it where their save key writes) */
-	if (c->thread || c->passthrough) {
-		lore_err("--apply writes into the repository: it does not go "
-			 "with --thread or --passthrough");
-		return LORE_EUSAGE;
-	}
 	rc = apply_precheck(&err);
 	if (rc) {
 		lore_err("%s", err->message);

@@ -1,10 +1,10 @@
 /*
  * cli.h - the command line as main.c parsed it, and the runs it starts:
  * run.c turns these options into sources, a thread and a job (am, thread
- * or mail filter). Only main.c exits.
+ * or mail filter); cmd.h's commands call them. Only main.c exits.
  *
- * Ownership: struct cli and everything in it belong to main.c; the run
- * functions borrow it.
+ * Ownership: struct cli and everything in it belong to main.c (cli_clear()
+ * frees it); the commands and the run functions borrow it.
  */
 #ifndef LORE_CLI_H
 #define LORE_CLI_H
@@ -58,11 +58,14 @@ struct cli {
 	char **args;
 };
 
-/*
- * Check the options that shape a --thread run (and its --maildir/--append
- * forms) against the rest; returns a lore_status.
- */
-int run_check_thread_opts(struct cli *c);
+/* "lore-am [OPTION...] [MSGID|URL]" (cli.c) */
+extern const char cli_usage[];
+
+/* Free every string the option table filled in, and zero @c (cli.c). */
+void cli_clear(struct cli *c);
+
+/* Take c->args[0] (there must be one) off c->args (cli.c). */
+void cli_shift(struct cli *c);
 
 /* The normal run: find the target, gather its thread, write. */
 int run_cli(struct cli *c);

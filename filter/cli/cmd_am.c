@@ -1,0 +1,116 @@
+/*
+ * cmd_am.c - the am job, lore-am's default command (b4 am): the series of
+ * the thread, with its trailers, as an mbox git am applies. Also the
+ * checks every command shares and the choice of the command.
+ */
+#include "cli/cmd.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const struct cmd *
+cmd_pick(const struct cli *c)
+{
+	/* a mail filter first: whatever else is asked, the mail goes out */
+	if (c->passthrough)
+		return &cmd_passthrough;
+	if (c->range_diff)
+		return &cmd_rangediff;
+	if (c->apply)
+		return &cmd_apply;
+	if (c->thread || c->maildir || c->append)
+		return &cmd_thread;
+	return &cmd_am;
+}
+
+/*
+ * What b4 users type: the subcommand word (`lore-am am ID`), -o - for
+ * standard output, and b4's letters that lore-am does not do yet, refused
+ * by name rather than taken for something else.
+ */
+static int
+b4_habits(struct cli *c)
+{
+	if (c->args && c->args[0] &&
+	    (!strcmp(c->args[0], "am") || !strcmp(c->args[0], "shazam"))) {
+		if (!strcmp(c->args[0], "shazam")) {
+			lore_err("shazam (apply the series with git am) is not "
+				 "built yet: use lore-am -o - ID > series.mbx "
+				 "&& git am series.mbx");
+			return LORE_EUSAGE;
+		}
+		/* `am` is b4's subcommand, and lore-am only does that */
+		cli_shift(c);
+	}
+	if (c->save_maildir || c->quilt) {
+		lore_err("%s is not built yet: lore-am writes an mbox (-o DIR "
+			 "for files)",
+			 c->save_maildir ? "-M (--save-as-maildir)"
+					 : "-Q (--quilt-ready)");
+		return LORE_EUSAGE;
+	}
+	if (c->outdir && !strcmp(c->outdir, "-")) {
+		if (c->passthrough) {
+			lore_err("--passthrough needs -o DIR, not -o -: "
+				 "standard output carries the mail");
+			return LORE_EUSAGE;
+		}
+		/* as in b4: the mbox goes to standard output (./- is a folder)
+		 */
+		g_clear_pointer(&c->outdir, g_free);
+	}
+	if (c->mbox_name && (!*c->mbox_name || strchr(c->mbox_name, '/') ||
+			     c->mbox_name[0] == '.')) {
+		g_autofree char *s = lore_term_safe(c->mbox_name, -1);
+
+		lore_err("-n '%s': a file name, without '/' and not starting "
+			 "with '.'",
+			 s);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+/*
+ * No MSGID and a terminal on stdin: nobody is piping a message in, so say
+ * how to use lore-am instead of waiting for one.
+ */
+static int
+check_terminal(const struct cli *c)
+{
+	if (c->passthrough || c->mboxes || (c->args && c->args[0]) ||
+	    !isatty(STDIN_FILENO))
+		return LORE_OK;
+	lore_err("no MSGID given and no message piped in");
+	fprintf(stderr, "usage: %s (lore-am --help for more)\n", cli_usage);
+	return LORE_EUSAGE;
+}
+
+int
+cmd_common_check(struct cli *c)
+{
+	int rc;
+
+	if (c->use_version < 0) {
+		lore_err("--use-version takes a positive number");
+		return LORE_EUSAGE;
+	}
+	if (c->parent && c->no_parent) {
+		lore_err("--parent and --no-parent contradict each other");
+		return LORE_EUSAGE;
+	}
+	if ((rc = b4_habits(c)) || (rc = cmd_rangediff_fold(c)) ||
+	    (rc = check_terminal(c)))
+		return rc;
+	return cmd_thread_check(c);
+}
+
+static int
+am_check(struct cli *c)
+{
+	return LORE_OK;
+}
+
+const struct cmd cmd_am = {"am", am_check, run_cli};
