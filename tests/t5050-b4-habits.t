@@ -55,8 +55,8 @@ same_file am.mbx plain.mbx "lore-am am ID writes what lore-am ID writes"
 same_file am-piped.mbx plain.mbx "lore-am am with the message piped in"
 "$LORE_AM" shazam -m t.mbox "$id" >sz.out 2>sz.err
 is "$?" 2 "lore-am shazam: exit 2"
-check "shazam says it is not built yet" \
-	grep -q '^lore-am: shazam (apply the series with git am) is not built yet' sz.err
+check "shazam is --apply: refused outside a work tree" \
+	grep -qx 'lore-am: --apply: not inside a git work tree; nothing applied' sz.err
 is "$(wc -c <sz.out)" 0 "shazam writes nothing on stdout"
 
 # 4. b4's letters: -M and -Q are refused by name, --thread lost -M

@@ -37,12 +37,15 @@ after_precheck(const struct cli *c)
 	return rc;
 }
 
+/* --guess-lookback, else lore-am.guess-lookback, else 14 days */
 static int
-lookback(struct config *cfg)
+lookback(const struct cli *cl, struct config *cfg)
 {
 	const char *v = config_get(cfg, "guess-lookback", "guess-lookback");
 	guint64 n;
 
+	if (cl->guess_lookback)
+		return cl->guess_lookback;
 	if (v && g_ascii_string_to_unsigned(v, 10, 1, 3650, &n, NULL))
 		return (int)n;
 	return DEFAULT_LOOKBACK;
@@ -50,16 +53,16 @@ lookback(struct config *cfg)
 
 /* -g's answer, said as b4 says it; the commit (g_free) or NULL */
 static char *
-guess(const struct treecheck *tc, struct config *cfg)
+guess(const struct treecheck *tc, const struct cli *cl, struct config *cfg)
 {
 	guint need = treecheck_needed(tc);
 	int matched = 0;
-	char *c = treecheck_guess(tc, lookback(cfg), &matched);
+	char *c = treecheck_guess(tc, lookback(cl, cfg), &matched);
 
 	if (!c) {
 		lore_info(" Base: failed to guess base (no commit of the last "
 			  "%d days holds the files the series starts from)",
-			  lookback(cfg));
+			  lookback(cl, cfg));
 		return NULL;
 	}
 	if ((guint)matched == need)
@@ -105,7 +108,7 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 			  "differ",
 			  (int)need - clean, need);
 	if (!base && (c->guess_base || want_guess))
-		base = guess(tc, cfg);
+		base = guess(tc, c, cfg);
 	if (base && c->apply == NULL)
 		lore_info("       git checkout -b %s %s", r->branch, base);
 	if (r->file && c->apply == NULL) {
@@ -248,6 +251,14 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 			base = report_base(&tc, &r, c, cfg,
 					   mode == APPLY_HEAD ||
 					       mode == APPLY_MERGE);
+		if (c->merge_base) {
+			g_autofree char *m = lore_term_safe(c->merge_base, -1);
+
+			/* b4 shazam's --merge-base: the user's word wins */
+			lore_info(" Base: %s (--merge-base)", m);
+			g_free(base);
+			base = g_strdup(c->merge_base);
+		}
 		if (c->check)
 			check_run(r.mbox, top, cfg);
 		if (c->prep_3way && top)

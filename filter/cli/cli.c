@@ -24,6 +24,10 @@ cli_clear(struct cli *c)
 	g_free(c->apply);
 	g_free(c->range_diff);
 	g_free(c->version_pair);
+	g_strfreev(c->guess_branch);
+	g_free(c->merge_base);
+	g_free(c->lookback_arg);
+	g_free(c->stdin_pipe_sep);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -28,6 +28,7 @@ struct cli {
 	gboolean sloppy;
 	gboolean add_my_sob;
 	gboolean add_link;
+	gboolean add_message_id; /* -i: a Message-ID: trailer, as b4's */
 	gboolean cc_trailers;
 	char *outdir;	       /* NULL: stdout (main.c turns -o - into NULL) */
 	char *mbox_name;       /* -n: file name stem with -o DIR, or NULL */
@@ -49,6 +50,13 @@ struct cli {
 	gboolean allow_unicode_control;
 	char *apply; /* --apply[=MODE] ("" for the branch), or NULL */
 	gboolean guess_base;
+	char *lookback_arg;	 /* --guess-lookback DAYS as given, or NULL */
+	int guess_lookback;	 /* its days (1 to 3650), 0: the config's */
+	char **guess_branch;	 /* b4's -b, refused until it is built */
+	char *merge_base;	 /* --merge-base COMMIT, or NULL */
+	gboolean single_message; /* b4's, refused until it is built */
+	gboolean no_partial_reroll; /* b4's, refused until it is built */
+	char *stdin_pipe_sep;	    /* b4's, refused until it is built */
 	gboolean prep_3way;
 	gboolean check;
 	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */

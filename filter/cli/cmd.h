@@ -39,6 +39,13 @@ const struct cmd *cmd_pick(const struct cli *c);
  */
 int cmd_common_check(struct cli *c);
 
+/*
+ * b4's words and letters in @argv made lore-am's before @table reads them
+ * (b4words.c): a new vector in *@out (g_strfreev), even on failure; a
+ * lore_status, reported (a b4 word lore-am does not do).
+ */
+int cmd_b4_argv(const GOptionEntry *table, int argc, char **argv, char ***out);
+
 /* --passthrough anywhere before "--": a mail filter, which delivers the
  * mail even when its options are wrong (cmd_passthrough.c). */
 gboolean cmd_passthrough_asked(int argc, char **argv);

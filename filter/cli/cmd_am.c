@@ -26,24 +26,12 @@ cmd_pick(const struct cli *c)
 }
 
 /*
- * What b4 users type: the subcommand word (`lore-am am ID`), -o - for
- * standard output, and b4's letters that lore-am does not do yet, refused
- * by name rather than taken for something else.
+ * What b4 users type (its words are b4words.c's): -o - for standard
+ * output, -n NAME for the files' name.
  */
 static int
 b4_habits(struct cli *c)
 {
-	if (c->args && c->args[0] &&
-	    (!strcmp(c->args[0], "am") || !strcmp(c->args[0], "shazam"))) {
-		if (!strcmp(c->args[0], "shazam")) {
-			lore_err("shazam (apply the series with git am) is not "
-				 "built yet: use lore-am -o - ID > series.mbx "
-				 "&& git am series.mbx");
-			return LORE_EUSAGE;
-		}
-		/* `am` is b4's subcommand, and lore-am only does that */
-		cli_shift(c);
-	}
 	if (c->save_maildir || c->quilt) {
 		lore_err("%s is not built yet: lore-am writes an mbox (-o DIR "
 			 "for files)",
@@ -88,6 +76,32 @@ check_terminal(const struct cli *c)
 	return LORE_EUSAGE;
 }
 
+/* b4's options lore-am does not do yet: one line each, naming it */
+static int
+not_built(const struct cli *c)
+{
+	const char *what = NULL, *instead = NULL;
+
+	if (c->guess_branch) {
+		what = "-b (--guess-branch)";
+		instead = "-g tries the commits of the last --guess-lookback "
+			  "days";
+	} else if (c->single_message) {
+		what = "--single-message";
+		instead = "pipe the message in with -m FILE --source mbox";
+	} else if (c->no_partial_reroll) {
+		what = "--no-partial-reroll";
+		instead = "-v N takes revision N as it was sent";
+	} else if (c->stdin_pipe_sep) {
+		what = "--stdin-pipe-sep";
+		instead = "save the messages into an mbox and give it with -m";
+	}
+	if (!what)
+		return LORE_OK;
+	lore_err("%s is not built yet: %s", what, instead);
+	return LORE_EUSAGE;
+}
+
 int
 cmd_common_check(struct cli *c)
 {
@@ -101,8 +115,33 @@ cmd_common_check(struct cli *c)
 		lore_err("--parent and --no-parent contradict each other");
 		return LORE_EUSAGE;
 	}
-	if ((rc = b4_habits(c)) || (rc = cmd_rangediff_fold(c)) ||
-	    (rc = check_terminal(c)))
+	if (c->add_message_id && c->add_link) {
+		lore_err("-i (--add-message-id) and -l (--add-link) do not go "
+			 "together: give one");
+		return LORE_EUSAGE;
+	}
+	if (c->merge_base && !c->apply) {
+		lore_err("--merge-base goes with --apply=head or "
+			 "--apply=merge (shazam -H or -M)");
+		return LORE_EUSAGE;
+	}
+	if (c->lookback_arg) {
+		guint64 n;
+
+		if (!g_ascii_string_to_unsigned(c->lookback_arg, 10, 1, 3650,
+						&n, NULL)) {
+			g_autofree char *s =
+			    lore_term_safe(c->lookback_arg, -1);
+
+			lore_err("--guess-lookback takes a number of days from "
+				 "1 to 3650, not '%s'",
+				 s);
+			return LORE_EUSAGE;
+		}
+		c->guess_lookback = (int)n;
+	}
+	if ((rc = not_built(c)) || (rc = b4_habits(c)) ||
+	    (rc = cmd_rangediff_fold(c)) || (rc = check_terminal(c)))
 		return rc;
 	return cmd_thread_check(c);
 }

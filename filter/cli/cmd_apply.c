@@ -22,6 +22,11 @@ apply_check(struct cli *c)
 			 s);
 		return LORE_EUSAGE;
 	}
+	if (c->merge_base && mode == APPLY_BRANCH) {
+		lore_err("--merge-base goes with --apply=head or "
+			 "--apply=merge (shazam -H or -M)");
+		return LORE_EUSAGE;
+	}
 	/* -o DIR keeps a copy of what is applied (the mail clients' apply
 	 * key keeps it where their save key writes) */
 	if (c->thread || c->passthrough) {

@@ -17,11 +17,11 @@ cmd_thread_check(struct cli *c)
 {
 	static const char *const series_only[] = {
 	    "--use-version", "--cherry-pick", "--add-my-sob",
-	    "--add-link",    "--cc-trailers",
+	    "--add-link",    "--cc-trailers", "--add-message-id",
 	};
 	gboolean set[] = {
 	    c->use_version != 0, c->cherry_pick != NULL, c->add_my_sob,
-	    c->add_link,	 c->cc_trailers,
+	    c->add_link,	 c->cc_trailers,	 c->add_message_id,
 	};
 	guint i, secs, outs = !!c->outdir + !!c->maildir + !!c->append;
 

@@ -67,6 +67,12 @@ static GOptionEntry entries[] = {
      "Read the thread from this mbox file, maildir, or - (stdin); "
      "repeatable",
      "PATH"},
+    {"use-local-mbox", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY,
+     &opts.mboxes, "b4's name for -m", "PATH"},
+    {"stdin-pipe-sep", 0, 0, G_OPTION_ARG_STRING, &opts.stdin_pipe_sep,
+     "b4's several messages on stdin, split at SEP: not built yet "
+     "(refused)",
+     "SEP"},
     {"notmuch", 'N', 0, G_OPTION_ARG_NONE, &opts.notmuch,
      "Read the thread from the notmuch database (--source notmuch)", NULL},
     {"source", 0, 0, G_OPTION_ARG_STRING, &opts.source,
@@ -85,6 +91,8 @@ static GOptionEntry entries[] = {
      "Neither read nor write the cache of fetched threads", NULL},
     {"offline", 0, 0, G_OPTION_ARG_NONE, &opts.offline,
      "Never use the network: the cache and -m mailboxes only", NULL},
+    {"offline-mode", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opts.offline,
+     "b4's name for --offline", NULL},
     {"check-newer-revisions", 'c', 0, G_OPTION_ARG_NONE, &opts.check_newer,
      "Ask the archive whether a newer revision of the series exists", NULL},
     {"use-newer", 0, 0, G_OPTION_ARG_NONE, &opts.use_newer,
@@ -110,6 +118,8 @@ static GOptionEntry entries[] = {
      "Add your Signed-off-by (git config user.name/user.email)", NULL},
     {"add-link", 'l', 0, G_OPTION_ARG_NONE, &opts.add_link,
      "Add a Link: trailer to each patch", NULL},
+    {"add-message-id", 'i', 0, G_OPTION_ARG_NONE, &opts.add_message_id,
+     "Add a Message-ID: trailer to each patch (not with -l)", NULL},
     {"cc-trailers", 0, 0, G_OPTION_ARG_NONE, &opts.cc_trailers,
      "Copy the patch's To/Cc addresses as Cc: trailers", NULL},
     {"outdir", 'o', 0, G_OPTION_ARG_FILENAME, &opts.outdir,
@@ -132,6 +142,12 @@ static GOptionEntry entries[] = {
      "Write the patches that exist even when some are missing", NULL},
     {"no-parent", 0, 0, G_OPTION_ARG_NONE, &opts.no_parent,
      "Start the thread at the given message, not at its root", NULL},
+    {"single-message", 0, 0, G_OPTION_ARG_NONE, &opts.single_message,
+     "b4's message without its thread: not built yet (refused)", NULL},
+    {"no-partial-reroll", 0, 0, G_OPTION_ARG_NONE, &opts.no_partial_reroll,
+     "b4's series without the patches a partial re-roll leaves out: "
+     "not built yet (refused)",
+     NULL},
     {"parent", 0, 0, G_OPTION_ARG_NONE, &opts.parent,
      "A patch without i/N (or a Re: mail with a diff) inside another "
      "series' thread: take the series it answers, not the patch "
@@ -172,6 +188,16 @@ static GOptionEntry entries[] = {
      "Find the recent commit the series applies to when its "
      "base-commit is absent",
      NULL},
+    {"guess-lookback", 0, 0, G_OPTION_ARG_STRING, &opts.lookback_arg,
+     "With -g: look this many days back (default: lore-am.guess-lookback, "
+     "else 14)",
+     "DAYS"},
+    {"guess-branch", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &opts.guess_branch,
+     "b4's -g in these branches only: not built yet (refused)", "BRANCH"},
+    {"merge-base", 0, 0, G_OPTION_ARG_STRING, &opts.merge_base,
+     "With --apply=head or =merge: apply on this commit, not the series' "
+     "base",
+     "COMMIT"},
     {"prep-3way", '3', 0, G_OPTION_ARG_NONE, &opts.prep_3way,
      "Prepare the blobs git am -3 needs from the patches; with "
      "--apply, use git am -3",
@@ -181,7 +207,7 @@ static GOptionEntry entries[] = {
      "Show what changed between two revisions (default: the latest and "
      "the one before; or -v OLD..NEW) with git range-diff",
      "OLD..NEW"},
-    {"check", 0, 0, G_OPTION_ARG_NONE, &opts.check,
+    {"check", 'k', 0, G_OPTION_ARG_NONE, &opts.check,
      "Run the per-patch check command (checkpatch.pl in a kernel tree) "
      "on each patch",
      NULL},
@@ -242,32 +268,39 @@ glib_fatal(const gchar *domain, GLogLevelFlags level, const gchar *message,
 }
 
 /*
- * The options into opts; a usage error is reported. glib would take the
- * word after a bare --apply for its value (the Message-ID in "--apply
- * ID"): "--apply=" keeps it an argument, and the same for --range-diff.
+ * The options into opts, b4's words and letters first made lore-am's
+ * (b4words.c); a usage error is reported. glib would take the word after
+ * a bare --apply for its value (the Message-ID in "--apply ID"):
+ * "--apply=" keeps it an argument, and the same for --range-diff.
  */
 static int
 parse(int argc, char **argv)
 {
-	static char apply_bare[] = "--apply=", range_bare[] = "--range-diff=";
 	GOptionContext *ctx;
 	GError *err = NULL;
-	int i, rc = LORE_OK;
+	char **args = NULL;
+	int i, rc;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--apply"))
-			argv[i] = apply_bare;
-		else if (!strcmp(argv[i], "--range-diff"))
-			argv[i] = range_bare;
+	rc = cmd_b4_argv(entries, argc, argv, &args);
+	for (i = 1; !rc && args[i] && strcmp(args[i], "--"); i++) {
+		if (!strcmp(args[i], "--apply") ||
+		    !strcmp(args[i], "--range-diff")) {
+			char *bare = g_strconcat(args[i], "=", NULL);
+
+			g_free(args[i]);
+			args[i] = bare;
+		}
+	}
 	ctx = g_option_context_new(cli_usage + strlen("lore-am [OPTION...] "));
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+	if (!rc && !g_option_context_parse_strv(ctx, &args, &err)) {
 		lore_err("%s (see lore-am --help)", err->message);
 		g_error_free(err);
 		rc = LORE_EUSAGE;
 	}
 	g_option_context_free(ctx);
+	g_strfreev(args);
 	return rc;
 }
 

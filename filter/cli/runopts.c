@@ -45,10 +45,13 @@ runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 
 	o->trailers.add_trailers = !c->no_add_trailers;
 	o->trailers.add_my_sob = c->add_my_sob;
-	o->trailers.add_link = c->add_link;
+	o->trailers.add_link = c->add_link || c->add_message_id;
 	o->trailers.cc_trailers = c->cc_trailers;
 	v = config_get(cfg, "linktrailermask", "linktrailermask");
-	if (v) {
+	if (c->add_message_id) {
+		/* b4's -i: the patch's own id, in the Link's place */
+		o->trailers.link_trailer = g_strdup("Message-ID: <%s>");
+	} else if (v) {
 		o->trailers.link_trailer = g_strdup(v);
 	} else if ((v = config_get(cfg, "linkmask", NULL))) {
 		o->trailers.link_trailer = g_strconcat("Link: ", v, NULL);
