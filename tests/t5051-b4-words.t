@@ -7,7 +7,7 @@
 # real b4 where Debian's 0.12 has the form.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 50
+plan 60
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -145,7 +145,38 @@ check "-g --guess-lookback 3: named in the answer" grep -q 'of the last 3 days\|
 "$LORE_AM" --guess-lookback 0 -m t.mbox "$id" >/dev/null 2>gl.err
 is "$?" 2 "--guess-lookback 0: exit 2"
 
-# 6. b4's words and flags lore-am does not do: one line, exit 2
+# 6. -M: the series as a maildir; -Q: the quilt folder too, as b4 am
+"$LORE_AM" -q -M -o out -m t.mbox "$id"
+ok $? "-M -o out: exit 0"
+mdir=$(ls -d out/*.maildir)
+is "$(ls out | sed 's/^.*\././' | tr '\n' ' ')" ".cover .maildir " "-M: NAME.maildir and NAME.cover, no .mbx"
+is "$(ls "$mdir"/new | tr '\n' ' ')" \
+	"0001_part_add_piece_1.eml 0002_part_add_piece_2.eml 0003_part_add_piece_3.eml " \
+	"-M: one file a patch in new/, named as b4 names them"
+"$LORE_AM" -q -Q -o out -m t.mbox "$id"
+qdir=$(ls -d out/*.patches)
+is "$(cat "$qdir/series" | tr '\n' ' ')" \
+	"0001_part_add_piece_1.patch 0002_part_add_piece_2.patch 0003_part_add_piece_3.patch " \
+	"-Q: the series file names the patches in order"
+user uq
+(cd uq && while read -r p; do git apply "$TRASH/$qdir/$p" || exit 1; done <"$TRASH/$qdir/series" &&
+ git add -A && git diff --cached --quiet HEAD)
+is "$?" 1 "-Q: the patches apply in the series file's order"
+if have_b4; then
+	mkdir b4o && (cd b4r && b4 -q -n am -M -o ../b4o -m ../t.mbox "$id" >/dev/null 2>&1 &&
+	 b4 -q -n am -Q -o ../b4o -m ../t.mbox "$id" >/dev/null 2>&1)
+	diff -r out b4o >mq.diff 2>&1
+	is "$?.$(wc -c <mq.diff)" "0.0" "-M and -Q: file for file, byte for byte what b4 am writes"
+fi
+"$LORE_AM" -q -Q -o out -m t.mbox "$id" 2>q2.err
+is "$?" 2 "-Q again: the folder exists, exit 2"
+check "-Q again: not replaced, said" grep -q "exists: not replaced" q2.err
+"$LORE_AM" -q -M -o - -m t.mbox "$id" >/dev/null 2>m2.err
+is "$?.$(cat m2.err)" "2.lore-am: -M writes files: give -o DIR, not -o -" "-M -o -: refused"
+(mkdir here && cd here && "$LORE_AM" -q -M -m ../t.mbox "$id" && ls -d ./*.maildir) >here.out
+is "$(wc -l <here.out)" 1 "-M without -o: into the current folder, as b4"
+
+# 7. b4's words and flags lore-am does not do: one line, exit 2
 for w in ty pr prep send trailers kr; do
 	"$LORE_AM" "$w" "$id" >w.out 2>w.err
 	is "$?.$(wc -c <w.out).$(wc -l <w.err)" "2.0.1" "b4 $w: exit 2, one line"

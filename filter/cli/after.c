@@ -14,6 +14,8 @@
 #include "git/track.h"
 #include "git/treecheck.h"
 #include "core/util.h"
+#include "write/amsave.h"
+#include "write/writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +211,45 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	return rc;
 }
 
+/* b4 am's -M and -Q: the series as a maildir or a quilt folder in -o DIR
+ * (amsave.h), named as the mbox would be; -M's cover letter beside it */
+static int
+save_forms(const struct amjob_result *r, const struct cli *c)
+{
+	const char *name = c->mbox_name ? c->mbox_name : r->stem;
+	g_autofree char *dir =
+	    g_strdup_printf("%s/%s.%s", c->outdir, name,
+			    c->save_maildir ? "maildir" : "patches");
+	g_autofree char *safe = lore_term_safe(dir, -1);
+	GError *err = NULL;
+	gboolean ok;
+
+	ok = c->save_maildir ? amsave_maildir(r->mbox, dir, &err)
+			     : amsave_quilt(r->mbox, dir, &err);
+	if (ok && c->save_maildir && r->cover && r->cover->len &&
+	    !c->no_cover) {
+		g_autofree char *cov =
+		    g_strdup_printf("%s/%s.cover", c->outdir, name);
+
+		if (writer_file(cov, r->cover, &err)) {
+			g_autofree char *s = lore_term_safe(cov, -1);
+
+			lore_info(" Cover: %s", s);
+		} else {
+			ok = FALSE;
+		}
+	}
+	if (!ok) {
+		int rc = err->code;
+
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return rc;
+	}
+	lore_info(" %s: %s", c->save_maildir ? "Maildir" : "Quilt", safe);
+	return LORE_OK;
+}
+
 int
 after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	 struct config *cfg)
@@ -232,9 +273,17 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	plain = plain || (!top && !c->apply && !c->check);
 	o->result = &r;
 	o->hold = c->apply != NULL;
+	if (c->save_maildir) {
+		/* -M: a maildir in the mbox file's place */
+		o->outdir = NULL;
+		o->hold = TRUE;
+	}
 	o->base_later = !plain && top != NULL;
 	rc = amjob_run(s, o);
 	o->result = NULL;
+	o->outdir = c->outdir;
+	if (!rc && r.mbox && (c->save_maildir || c->quilt))
+		rc = save_forms(&r, c);
 	if (rc || !r.mbox)
 		goto out;
 	/* what git am would apply without a word */

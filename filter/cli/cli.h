@@ -33,8 +33,8 @@ struct cli {
 	char *outdir;	       /* NULL: stdout (main.c turns -o - into NULL) */
 	char *mbox_name;       /* -n: file name stem with -o DIR, or NULL */
 	gboolean no_cover;     /* --no-cover: no NAME.cover with -o DIR */
-	gboolean save_maildir; /* b4's -M, refused until it is built */
-	gboolean quilt;	       /* b4's -Q, refused until it is built */
+	gboolean save_maildir; /* -M: NAME.maildir in outdir, no .mbx */
+	gboolean quilt;	       /* -Q: NAME.patches in outdir too */
 	gboolean mboxrd;
 	gboolean quiet;
 	gboolean version;

@@ -26,19 +26,47 @@ cmd_pick(const struct cli *c)
 }
 
 /*
+ * b4 am's -M (a maildir) and -Q (a quilt folder): files of the am job,
+ * so into -o DIR, or as in b4 the current folder.
+ */
+static int
+am_forms(struct cli *c)
+{
+	const char *o = c->save_maildir ? "-M" : "-Q";
+
+	if (c->apply || c->range_diff || c->thread || c->maildir || c->append ||
+	    c->passthrough) {
+		lore_err("%s goes with the am job (b4 am), not with %s", o,
+			 c->apply	  ? "--apply"
+			 : c->range_diff  ? "--range-diff"
+			 : c->passthrough ? "--passthrough"
+					  : "--thread (use --maildir DIR)");
+		return LORE_EUSAGE;
+	}
+	if (c->save_maildir && c->quilt) {
+		lore_err("give one of -M and -Q");
+		return LORE_EUSAGE;
+	}
+	if (c->outdir && !strcmp(c->outdir, "-")) {
+		lore_err("%s writes files: give -o DIR, not -o -", o);
+		return LORE_EUSAGE;
+	}
+	if (!c->outdir)
+		c->outdir = g_strdup(".");
+	return LORE_OK;
+}
+
+/*
  * What b4 users type (its words are b4words.c's): -o - for standard
  * output, -n NAME for the files' name.
  */
 static int
 b4_habits(struct cli *c)
 {
-	if (c->save_maildir || c->quilt) {
-		lore_err("%s is not built yet: lore-am writes an mbox (-o DIR "
-			 "for files)",
-			 c->save_maildir ? "-M (--save-as-maildir)"
-					 : "-Q (--quilt-ready)");
-		return LORE_EUSAGE;
-	}
+	int rc;
+
+	if ((c->save_maildir || c->quilt) && (rc = am_forms(c)))
+		return rc;
 	if (c->outdir && !strcmp(c->outdir, "-")) {
 		if (c->passthrough) {
 			lore_err("--passthrough needs -o DIR, not -o -: "

@@ -133,9 +133,13 @@ static GOptionEntry entries[] = {
     {"no-cover", 0, 0, G_OPTION_ARG_NONE, &opts.no_cover,
      "With -o DIR: do not write the cover letter", NULL},
     {"save-as-maildir", 'M', 0, G_OPTION_ARG_NONE, &opts.save_maildir,
-     "b4's series as a maildir: not built yet (refused)", NULL},
+     "Write the series as a maildir, DIR/NAME.maildir (-o DIR, default: "
+     "the current folder)",
+     NULL},
     {"quilt-ready", 'Q', 0, G_OPTION_ARG_NONE, &opts.quilt,
-     "b4's quilt-ready folder: not built yet (refused)", NULL},
+     "Also write the patches for quilt into DIR/NAME.patches, with a "
+     "series file",
+     NULL},
     {"mboxrd", 0, 0, G_OPTION_ARG_NONE, &opts.mboxrd,
      "Write mboxrd (for git am --patch-format=mboxrd)", NULL},
     {"allow-incomplete", 0, 0, G_OPTION_ARG_NONE, &opts.allow_incomplete,
