@@ -7,7 +7,7 @@
 # real b4 where Debian's 0.12 has the form.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 60
+plan 63
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -92,6 +92,14 @@ ok $? "diff -v 1 2: exit 0"
 sed 's/[0-9a-f]\{7,\}/H/g' d.out >d.c; sed 's/[0-9a-f]\{7,\}/H/g' rd.out >rd.c
 same_file d.c rd.c "diff -v 1 2 is --range-diff=1..2"
 check "diff compares v1 with v2" grep -q '^Comparing v1 (3 patches) with v2 (2 patches)' d.err
+git -C "$TRASH/r2" format-patch -q --thread --base=base -o "$TRASH/o1" -1 v1~2
+o1=$(msgid_of "$TRASH"/o1/*.patch)
+sleep 1
+git -C "$TRASH/r2" format-patch -q --thread --base=base -v2 --in-reply-to="$o1" -o "$TRASH/o2" -1 v2~1
+to_mbox "$TRASH/one.mbox" "$TRASH"/o1/*.patch "$TRASH"/o2/*.patch
+(cd r2u && "$LORE_AM" diff -m ../one.mbox "$o1" >/dev/null 2>../d1.err)
+check "one patch a revision: 'patch', not 'patches'" \
+	grep -q '^Comparing v1 (1 patch) with v2 (1 patch)$' d1.err
 
 # 5. b4's letters
 "$LORE_AM" -q -m t.mbox -v1 "$id" >v1.mbx
@@ -189,4 +197,9 @@ for f in "-b master" --single-message --no-partial-reroll "--stdin-pipe-sep X"; 
 	"$LORE_AM" $f -m t.mbox "$id" >f.out 2>f.err
 	is "$?.$(wc -c <f.out).$(grep -c 'is not built yet' f.err)" "2.0.1" "$f: exit 2, one line"
 done
+
+# 8. --help in the C locale (a mail filter's): "[OPTION...]", not "[OPTION?]"
+LC_ALL=C "$LORE_AM" --help >help.out
+is "$?.$(sed -n 2p help.out)" "0.  lore-am [OPTION...] [MSGID|URL]" "--help: the usage line in plain ASCII"
+check "--help lists -k with --check" grep -q '^  -k, --check ' help.out
 done_testing

@@ -271,6 +271,36 @@ glib_fatal(const gchar *domain, GLogLevelFlags level, const gchar *message,
 	_exit(LORE_EUSAGE);
 }
 
+/* parse()'s "nothing more to do": --help was answered */
+#define PARSE_DONE (-1)
+
+static gboolean
+help_asked(char **args)
+{
+	int i;
+
+	for (i = 1; args[i] && strcmp(args[i], "--"); i++)
+		if (!strcmp(args[i], "--help") || !strcmp(args[i], "-h") ||
+		    !strcmp(args[i], "-?") || !strcmp(args[i], "--help-all"))
+			return TRUE;
+	return FALSE;
+}
+
+/*
+ * glib's --help, with its "[OPTION\u2026]" written "[OPTION...]": glib
+ * converts it to the locale's charset, which in the C locale (a mail
+ * filter's, a cron job's) has no ellipsis and shows "[OPTION?]".
+ */
+static void
+help(GOptionContext *ctx)
+{
+	g_autofree char *h = g_option_context_get_help(ctx, TRUE, NULL);
+	g_auto(GStrv) parts = g_strsplit(h, "\u2026", -1);
+	g_autofree char *text = g_strjoinv("...", parts);
+
+	fputs(text, stdout);
+}
+
 /*
  * The options into opts, b4's words and letters first made lore-am's
  * (b4words.c); a usage error is reported. glib would take the word after
@@ -298,7 +328,10 @@ parse(int argc, char **argv)
 	ctx = g_option_context_new(cli_usage + strlen("lore-am [OPTION...] "));
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!rc && !g_option_context_parse_strv(ctx, &args, &err)) {
+	if (!rc && help_asked(args)) {
+		help(ctx);
+		rc = PARSE_DONE;
+	} else if (!rc && !g_option_context_parse_strv(ctx, &args, &err)) {
 		lore_err("%s (see lore-am --help)", err->message);
 		g_error_free(err);
 		rc = LORE_EUSAGE;
@@ -335,8 +368,11 @@ main(int argc, char **argv)
 	g_log_set_handler(
 	    "GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
 	    glib_fatal, NULL);
+	g_set_prgname("lore-am");
 	rc = parse(argc, argv);
-	if (rc) {
+	if (rc == PARSE_DONE) {
+		rc = 0;
+	} else if (rc) {
 		/* a mail filter with a typo in its options still delivers */
 		rc = filter ? cmd_passthrough_refused(&opts, rc) : rc;
 	} else if (opts.version) {
