@@ -7,7 +7,7 @@
 # real b4 where Debian's 0.12 has the form.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 63
+plan 64
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -100,6 +100,10 @@ to_mbox "$TRASH/one.mbox" "$TRASH"/o1/*.patch "$TRASH"/o2/*.patch
 (cd r2u && "$LORE_AM" diff -m ../one.mbox "$o1" >/dev/null 2>../d1.err)
 check "one patch a revision: 'patch', not 'patches'" \
 	grep -q '^Comparing v1 (1 patch) with v2 (1 patch)$' d1.err
+"$LORE_AM" diff -m one.mbox two.mbox >dm.out 2>dm.err
+is "$?.$(wc -c <dm.out).$(cat dm.err)" \
+	"2.0.lore-am: b4 diff's -m MBX1 MBX2 is not built into lore-am: diff compares two revisions of one thread (-v OLD NEW), on stdout, colored on a terminal" \
+	"diff -m MBOX1 MBOX2: not built, said in one line"
 
 # 5. b4's letters
 "$LORE_AM" -q -m t.mbox -v1 "$id" >v1.mbx

@@ -31,6 +31,49 @@ static const struct {
 	       "sign"},
 };
 
+/* b4 diff's letters that mean something else in lore-am, not built */
+static const char *const diff_not_here[] = {
+    "--compare-am-mboxes",
+    "-c",
+    "--color",
+    "-n",
+    "--no-diff",
+    "-o",
+    "--output-diff",
+    "-g",
+    "--gitdir",
+    "--range-diff-opts",
+};
+
+/* b4 diff's -m MBX1 MBX2 (two files, no Message-ID), not lore-am's -m
+ * PATH (the thread's mailbox) before a Message-ID */
+static gboolean
+two_mboxes(GPtrArray *a, guint i)
+{
+	return !strcmp(a->pdata[i], "-m") && i + 2 < a->len &&
+	       g_file_test(a->pdata[i + 1], G_FILE_TEST_IS_REGULAR) &&
+	       g_file_test(a->pdata[i + 2], G_FILE_TEST_IS_REGULAR);
+}
+
+/* b4 diff's letter at or after @from that lore-am does not do, or NULL */
+static const char *
+diff_refused(GPtrArray *a, guint from)
+{
+	guint i, k;
+
+	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++) {
+		if (two_mboxes(a, i))
+			return "-m MBX1 MBX2";
+		for (k = 0; k < G_N_ELEMENTS(diff_not_here); k++)
+			if (!strcmp(a->pdata[i], diff_not_here[k]) ||
+			    (g_str_has_prefix(a->pdata[i], diff_not_here[k]) &&
+			     ((char *)a->pdata[i])[strlen(diff_not_here[k])] ==
+				 '='))
+				return diff_not_here[k];
+	}
+	return NULL;
+}
+
 /* Does the option @arg (as given) take the next argument as its value? */
 static gboolean
 takes_value(const GOptionEntry *t, const char *arg)
@@ -167,6 +210,14 @@ take_word(GPtrArray *a, guint w)
 		}
 	}
 	g_ptr_array_remove_index(a, w);
+	if (!strcmp(word, "diff") && diff_refused(a, w)) {
+		lore_err(
+		    "b4 diff's %s is not built into lore-am: diff compares "
+		    "two revisions of one thread (-v OLD NEW), on stdout, "
+		    "colored on a terminal",
+		    diff_refused(a, w));
+		return LORE_EUSAGE;
+	}
 	if (!strcmp(word, "shazam"))
 		shazam_mode(a, w);
 	else if (!strcmp(word, "diff"))
