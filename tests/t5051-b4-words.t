@@ -7,7 +7,7 @@
 # real b4 where Debian's 0.12 has the form.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 64
+plan 65
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -187,6 +187,10 @@ check "-Q again: not replaced, said" grep -q "exists: not replaced" q2.err
 is "$?.$(cat m2.err)" "2.lore-am: -M writes files: give -o DIR, not -o -" "-M -o -: refused"
 (mkdir here && cd here && "$LORE_AM" -q -M -m ../t.mbox "$id" && ls -d ./*.maildir) >here.out
 is "$(wc -l <here.out)" 1 "-M without -o: into the current folder, as b4"
+sed 's|^Subject: .*|Subject: [PATCH] ../../Über/x\t`y`;;|' p/0001-* >hostile.eml
+"$LORE_AM" -q -M -o hm -m hostile.eml "$(msgid_of hostile.eml)"
+names=$(cd hm && find . -type f | sed 's|^\./[^/]*\.maildir/|M/|' | tr '\n' ' ')
+is "$?.$names" "0.M/new/0001_über_x_y.eml " "-M, a hostile title: one file, in the maildir, letters and _ only"
 
 # 7. b4's words and flags lore-am does not do: one line, exit 2
 for w in ty pr prep send trailers kr; do
