@@ -20,8 +20,8 @@ struct attest {
 	enum attest_policy policy;
 	gboolean offline;
 	gboolean no_dkim; /* attestation-check-dkim = no: DKIM not looked at */
-	guint max_days;	    /* attestation-staleness-days, 0: not checked */
-	char *ns;	    /* the nameserver named, or NULL: the system's */
+	guint max_days;	  /* attestation-staleness-days, 0: not checked */
+	char *ns;	  /* the nameserver named, or NULL: the system's */
 	struct dnstxt *dns; /* made at the first DKIM signature */
 	struct dkimv *dkim;
 	gboolean tried;	       /* dkimv_new was called */
