@@ -15,7 +15,7 @@
 #   make layout-check    each folder of filter/ includes only the headers
 #                        filter/LAYOUT lets it use
 #   make size-check      the files of filter/ over 600 lines, the functions
-#                        over 120 (not in CI yet: two remain)
+#                        over 120 (in CI)
 #   make bench-index     time -m with its index on a 100 000-message maildir
 #   make bench-tree      --apply, --range-diff, --check against b4 and plain git
 #                        in a generated kernel-sized tree (BENCH_TREE_ARGS)

@@ -8,7 +8,7 @@
 . "$TEST_DIR/lib-dkim.sh"
 
 dkim_setup
-plan 45
+plan 47
 
 cd "$TRASH" || exit 1
 series_repo "$TRASH/repo" 5 >/dev/null
@@ -113,6 +113,14 @@ am body -o outd
 is "$rc $(ls outd | wc -l)" "1 0" "hardfail with -o: no file written"
 am body --no-attestation
 is "$rc $(grep -c DKIM body.err)" "0 0" "--no-attestation: nothing checked, written"
+git config --global b4.attestation-check-dkim no
+am body
+is "$rc $(grep -c DKIM body.err)" "0 0" "b4.attestation-check-dkim = no: DKIM not looked at, written"
+git config --global lore-am.attestation-check-dkim yes
+am body
+is "$rc" 1 "lore-am.attestation-check-dkim = yes wins over b4's: checked"
+git config --global --unset lore-am.attestation-check-dkim
+git config --global --unset b4.attestation-check-dkim
 am plain
 is "$rc" 0 "hardfail: an unsigned series is not a failure"
 git config --global --unset lore-am.attestation-policy

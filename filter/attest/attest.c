@@ -19,8 +19,9 @@
 struct attest {
 	enum attest_policy policy;
 	gboolean offline;
-	guint max_days;	    /* attestation-staleness-days, 0: not checked */
-	char *ns;	    /* the nameserver named, or NULL: the system's */
+	gboolean no_dkim; /* attestation-check-dkim = no: DKIM not looked at */
+	guint max_days;	  /* attestation-staleness-days, 0: not checked */
+	char *ns;	  /* the nameserver named, or NULL: the system's */
 	struct dnstxt *dns; /* made at the first DKIM signature */
 	struct dkimv *dkim;
 	gboolean tried;	       /* dkimv_new was called */
@@ -76,6 +77,9 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 	}
 	if (v)
 		a->max_days = days;
+	/* b4's switch: patatt signatures only (a list that breaks DKIM) */
+	v = config_get(cfg, "attestation-check-dkim", "attestation-check-dkim");
+	a->no_dkim = v && !config_bool(v);
 	if (off)
 		a->policy = ATTEST_OFF;
 	a->offline = offline;
@@ -365,7 +369,7 @@ attest_message(struct attest *a, const struct message *msg, const char *label,
 		return LORE_OK;
 	/* an unsigned message costs nothing more: message_parse() saw its
 	 * field names */
-	if (msg->dkim_signed)
+	if (msg->dkim_signed && !a->no_dkim)
 		dkim = message_header(msg, "DKIM-Signature");
 	if (msg->dev_signed)
 		dev = message_header(msg, "X-Developer-Signature");
@@ -419,7 +423,7 @@ attest_holds(struct attest *a, const struct message *msg)
 		return FALSE;
 	a->quiet = TRUE;
 	a->held = a->broke = FALSE;
-	if (msg->dkim_signed)
+	if (msg->dkim_signed && !a->no_dkim)
 		check_dkim(a, msg, "", &no_label);
 	if (msg->dev_signed)
 		check_patatt(a, msg, "", &no_label);

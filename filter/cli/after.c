@@ -14,6 +14,8 @@
 #include "git/track.h"
 #include "git/treecheck.h"
 #include "core/util.h"
+#include "write/amsave.h"
+#include "write/writer.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,46 +25,12 @@
 int
 after_precheck(const struct cli *c)
 {
-	enum apply_mode mode;
 	GError *err = NULL;
 	int rc;
 
-	if (c->range_diff) {
-		int a, b;
-
-		if (!rangediff_parse(c->range_diff, &a, &b)) {
-			g_autofree char *s = lore_term_safe(c->range_diff, -1);
-
-			lore_err("--range-diff: '%s' is no pair of revisions: "
-				 "give OLD..NEW (e.g. 1..2), OLD NEW or OLD",
-				 s);
-			return LORE_EUSAGE;
-		}
-		/* -v is folded into the pair (main.c's take_versions()) */
-		if (c->apply || c->outdir || c->thread) {
-			lore_err("--range-diff writes the comparison on "
-				 "stdout: it does not go with --apply, -o or "
-				 "--thread");
-			return LORE_EUSAGE;
-		}
-	}
+	/* the option values were checked by the commands (cmd_apply.c) */
 	if (!c->apply)
 		return LORE_OK;
-	if (!apply_parse_mode(c->apply, &mode)) {
-		g_autofree char *s = lore_term_safe(c->apply, -1);
-
-		lore_err("unknown --apply mode '%s': use --apply, --apply=head "
-			 "or --apply=merge",
-			 s);
-		return LORE_EUSAGE;
-	}
-	/* -o DIR keeps a copy of what is applied (the mail clients' apply
-	 * key keeps it where their save key writes) */
-	if (c->thread || c->passthrough) {
-		lore_err("--apply writes into the repository: it does not go "
-			 "with --thread or --passthrough");
-		return LORE_EUSAGE;
-	}
 	rc = apply_precheck(&err);
 	if (rc) {
 		lore_err("%s", err->message);
@@ -71,12 +39,15 @@ after_precheck(const struct cli *c)
 	return rc;
 }
 
+/* --guess-lookback, else lore-am.guess-lookback, else 14 days */
 static int
-lookback(struct config *cfg)
+lookback(const struct cli *cl, struct config *cfg)
 {
 	const char *v = config_get(cfg, "guess-lookback", "guess-lookback");
 	guint64 n;
 
+	if (cl->guess_lookback)
+		return cl->guess_lookback;
 	if (v && g_ascii_string_to_unsigned(v, 10, 1, 3650, &n, NULL))
 		return (int)n;
 	return DEFAULT_LOOKBACK;
@@ -84,16 +55,16 @@ lookback(struct config *cfg)
 
 /* -g's answer, said as b4 says it; the commit (g_free) or NULL */
 static char *
-guess(const struct treecheck *tc, struct config *cfg)
+guess(const struct treecheck *tc, const struct cli *cl, struct config *cfg)
 {
 	guint need = treecheck_needed(tc);
 	int matched = 0;
-	char *c = treecheck_guess(tc, lookback(cfg), &matched);
+	char *c = treecheck_guess(tc, lookback(cl, cfg), &matched);
 
 	if (!c) {
 		lore_info(" Base: failed to guess base (no commit of the last "
 			  "%d days holds the files the series starts from)",
-			  lookback(cfg));
+			  lookback(cl, cfg));
 		return NULL;
 	}
 	if ((guint)matched == need)
@@ -139,7 +110,7 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 			  "differ",
 			  (int)need - clean, need);
 	if (!base && (c->guess_base || want_guess))
-		base = guess(tc, cfg);
+		base = guess(tc, c, cfg);
 	if (base && c->apply == NULL)
 		lore_info("       git checkout -b %s %s", r->branch, base);
 	if (r->file && c->apply == NULL) {
@@ -240,6 +211,45 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	return rc;
 }
 
+/* b4 am's -M and -Q: the series as a maildir or a quilt folder in -o DIR
+ * (amsave.h), named as the mbox would be; -M's cover letter beside it */
+static int
+save_forms(const struct amjob_result *r, const struct cli *c)
+{
+	const char *name = c->mbox_name ? c->mbox_name : r->stem;
+	g_autofree char *dir =
+	    g_strdup_printf("%s/%s.%s", c->outdir, name,
+			    c->save_maildir ? "maildir" : "patches");
+	g_autofree char *safe = lore_term_safe(dir, -1);
+	GError *err = NULL;
+	gboolean ok;
+
+	ok = c->save_maildir ? amsave_maildir(r->mbox, dir, &err)
+			     : amsave_quilt(r->mbox, dir, &err);
+	if (ok && c->save_maildir && r->cover && r->cover->len &&
+	    !c->no_cover) {
+		g_autofree char *cov =
+		    g_strdup_printf("%s/%s.cover", c->outdir, name);
+
+		if (writer_file(cov, r->cover, &err)) {
+			g_autofree char *s = lore_term_safe(cov, -1);
+
+			lore_info(" Cover: %s", s);
+		} else {
+			ok = FALSE;
+		}
+	}
+	if (!ok) {
+		int rc = err->code;
+
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return rc;
+	}
+	lore_info(" %s: %s", c->save_maildir ? "Maildir" : "Quilt", safe);
+	return LORE_OK;
+}
+
 int
 after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	 struct config *cfg)
@@ -263,9 +273,17 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	plain = plain || (!top && !c->apply && !c->check);
 	o->result = &r;
 	o->hold = c->apply != NULL;
+	if (c->save_maildir) {
+		/* -M: a maildir in the mbox file's place */
+		o->outdir = NULL;
+		o->hold = TRUE;
+	}
 	o->base_later = !plain && top != NULL;
 	rc = amjob_run(s, o);
 	o->result = NULL;
+	o->outdir = c->outdir;
+	if (!rc && r.mbox && (c->save_maildir || c->quilt))
+		rc = save_forms(&r, c);
 	if (rc || !r.mbox)
 		goto out;
 	/* what git am would apply without a word */
@@ -282,6 +300,14 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 			base = report_base(&tc, &r, c, cfg,
 					   mode == APPLY_HEAD ||
 					       mode == APPLY_MERGE);
+		if (c->merge_base) {
+			g_autofree char *m = lore_term_safe(c->merge_base, -1);
+
+			/* b4 shazam's --merge-base: the user's word wins */
+			lore_info(" Base: %s (--merge-base)", m);
+			g_free(base);
+			base = g_strdup(c->merge_base);
+		}
 		if (c->check)
 			check_run(r.mbox, top, cfg);
 		if (c->prep_3way && top)

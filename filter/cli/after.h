@@ -16,7 +16,7 @@
 #include "thread/thread.h"
 
 /* Before any work: --apply's refusals (dirty tree, operation in
- * progress, not a repository) and bad option values. A lore_status. */
+ * progress, not a repository). A lore_status. */
 int after_precheck(const struct cli *c);
 
 /*

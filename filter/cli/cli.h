@@ -1,10 +1,10 @@
 /*
  * cli.h - the command line as main.c parsed it, and the runs it starts:
  * run.c turns these options into sources, a thread and a job (am, thread
- * or mail filter). Only main.c exits.
+ * or mail filter); cmd.h's commands call them. Only main.c exits.
  *
- * Ownership: struct cli and everything in it belong to main.c; the run
- * functions borrow it.
+ * Ownership: struct cli and everything in it belong to main.c (cli_clear()
+ * frees it); the commands and the run functions borrow it.
  */
 #ifndef LORE_CLI_H
 #define LORE_CLI_H
@@ -28,12 +28,13 @@ struct cli {
 	gboolean sloppy;
 	gboolean add_my_sob;
 	gboolean add_link;
+	gboolean add_message_id; /* -i: a Message-ID: trailer, as b4's */
 	gboolean cc_trailers;
 	char *outdir;	       /* NULL: stdout (main.c turns -o - into NULL) */
 	char *mbox_name;       /* -n: file name stem with -o DIR, or NULL */
 	gboolean no_cover;     /* --no-cover: no NAME.cover with -o DIR */
-	gboolean save_maildir; /* b4's -M, refused until it is built */
-	gboolean quilt;	       /* b4's -Q, refused until it is built */
+	gboolean save_maildir; /* -M: NAME.maildir in outdir, no .mbx */
+	gboolean quilt;	       /* -Q: NAME.patches in outdir too */
 	gboolean mboxrd;
 	gboolean quiet;
 	gboolean version;
@@ -49,6 +50,13 @@ struct cli {
 	gboolean allow_unicode_control;
 	char *apply; /* --apply[=MODE] ("" for the branch), or NULL */
 	gboolean guess_base;
+	char *lookback_arg;	 /* --guess-lookback DAYS as given, or NULL */
+	int guess_lookback;	 /* its days (1 to 3650), 0: the config's */
+	char **guess_branch;	 /* b4's -b, refused until it is built */
+	char *merge_base;	 /* --merge-base COMMIT, or NULL */
+	gboolean single_message; /* b4's, refused until it is built */
+	gboolean no_partial_reroll; /* b4's, refused until it is built */
+	char *stdin_pipe_sep;	    /* b4's, refused until it is built */
 	gboolean prep_3way;
 	gboolean check;
 	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
@@ -58,11 +66,14 @@ struct cli {
 	char **args;
 };
 
-/*
- * Check the options that shape a --thread run (and its --maildir/--append
- * forms) against the rest; returns a lore_status.
- */
-int run_check_thread_opts(struct cli *c);
+/* "lore-am [OPTION...] [MSGID|URL]" (cli.c) */
+extern const char cli_usage[];
+
+/* Free every string the option table filled in, and zero @c (cli.c). */
+void cli_clear(struct cli *c);
+
+/* Take c->args[0] (there must be one) off c->args (cli.c). */
+void cli_shift(struct cli *c);
 
 /* The normal run: find the target, gather its thread, write. */
 int run_cli(struct cli *c);

@@ -45,10 +45,13 @@ runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 
 	o->trailers.add_trailers = !c->no_add_trailers;
 	o->trailers.add_my_sob = c->add_my_sob;
-	o->trailers.add_link = c->add_link;
+	o->trailers.add_link = c->add_link || c->add_message_id;
 	o->trailers.cc_trailers = c->cc_trailers;
 	v = config_get(cfg, "linktrailermask", "linktrailermask");
-	if (v) {
+	if (c->add_message_id) {
+		/* b4's -i: the patch's own id, in the Link's place */
+		o->trailers.link_trailer = g_strdup("Message-ID: <%s>");
+	} else if (v) {
 		o->trailers.link_trailer = g_strdup(v);
 	} else if ((v = config_get(cfg, "linkmask", NULL))) {
 		o->trailers.link_trailer = g_strconcat("Link: ", v, NULL);
@@ -107,55 +110,6 @@ runopts_lock_timeout(guint *secs)
 		return FALSE;
 	*secs = (guint)n;
 	return TRUE;
-}
-
-/*
- * --thread writes mail to read, not patches: options that shape the
- * series have no meaning there, and the output goes to one place only.
- */
-int
-run_check_thread_opts(struct cli *c)
-{
-	static const char *const series_only[] = {
-	    "--use-version", "--cherry-pick", "--add-my-sob",
-	    "--add-link",    "--cc-trailers",
-	};
-	gboolean set[] = {
-	    c->use_version != 0, c->cherry_pick != NULL, c->add_my_sob,
-	    c->add_link,	 c->cc_trailers,
-	};
-	guint i, secs, outs = !!c->outdir + !!c->maildir + !!c->append;
-
-	if (c->maildir || c->append)
-		c->thread = TRUE;
-	if (c->seen && !c->maildir) {
-		lore_err("--seen goes with --maildir");
-		return LORE_EUSAGE;
-	}
-	if (!c->thread)
-		return LORE_OK;
-	for (i = 0; i < G_N_ELEMENTS(set); i++) {
-		if (set[i]) {
-			lore_err("%s shapes the patch series; it does not go "
-				 "with --thread",
-				 series_only[i]);
-			return LORE_EUSAGE;
-		}
-	}
-	if (outs > 1) {
-		lore_err("give only one of -o, --maildir and --append");
-		return LORE_EUSAGE;
-	}
-	if (c->append && !runopts_lock_timeout(&secs)) {
-		g_autofree char *v =
-		    lore_term_safe(g_getenv("LORE_AM_LOCK_TIMEOUT"), -1);
-
-		lore_err("LORE_AM_LOCK_TIMEOUT is '%s', not a number of "
-			 "seconds from 0 to 3600",
-			 v);
-		return LORE_EUSAGE;
-	}
-	return LORE_OK;
 }
 
 /* The archive's settings: git config, then the command line. */

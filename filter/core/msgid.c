@@ -124,8 +124,11 @@ msgid_from_arg(const char *arg)
 	g_autofree char *s = g_strstrip(g_strdup(arg ? arg : ""));
 	char *id;
 
+	/* notmuch's id: and b4's (and public-inbox's) rfc822msgid: */
 	if (g_str_has_prefix(s, "id:"))
 		memmove(s, s + 3, strlen(s + 3) + 1);
+	else if (g_str_has_prefix(s, "rfc822msgid:"))
+		memmove(s, s + 12, strlen(s + 12) + 1);
 	if (g_str_has_prefix(s, "http://") || g_str_has_prefix(s, "https://"))
 		return checked(id_from_url(s));
 	if (*s == '<')

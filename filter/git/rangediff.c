@@ -316,8 +316,9 @@ rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
 	if ((rc = build(s, o, old_rev, &ro)) ||
 	    (rc = build(s, o, new_rev, &rn)))
 		goto out;
-	lore_info("Comparing v%d (%u patches) with v%d (%u patches)", old_rev,
-		  (guint)ro.present, new_rev, (guint)rn.present);
+	lore_info("Comparing v%d (%u patch%s) with v%d (%u patch%s)", old_rev,
+		  (guint)ro.present, ro.present == 1 ? "" : "es", new_rev,
+		  (guint)rn.present, rn.present == 1 ? "" : "es");
 	top = treecheck_toplevel();
 	if (!top)
 		lore_info(

@@ -68,6 +68,16 @@ gboolean mbox_scan_spans(const char *path, goffset start, goffset end,
 void mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data);
 
 /*
+ * The rest is mboxfile.c's: whole files and maildirs.
+ *
+ * Hand each message of the maildir @path (cur/ then new/, each in name
+ * order, files that cannot be read skipped) to @cb until *@stop is TRUE.
+ * FALSE and @err when @path has neither cur/ nor new/.
+ */
+gboolean mbox_read_maildir(const char *path, mbox_cb cb, void *data,
+			   const gboolean *stop, GError **err);
+
+/*
  * Slurp a file (or stdin for "-"; "*.gz" decompressed) into a new GBytes.
  * With @max > 0, more than @max bytes is an error (LORE_EUSAGE) and no
  * more than @max + 1 bytes are ever held.

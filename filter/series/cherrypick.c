@@ -75,6 +75,19 @@ cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 
 		if (!*p)
 			continue;
+		/* b4's "<N", the patches before N; "-N", the Nth from the
+		 * end (-1: the last patch) */
+		if ((*p == '<' || *p == '-') && p[1] != '-') {
+			lo = strtol(p + 1, &e1, 10);
+			if (e1 == p + 1 || *e1 || lo < 1 ||
+			    lo > upper + (*p == '<'))
+				goto bad;
+			hi = *p == '<' ? lo - 1 : upper + 1 - lo;
+			lo = *p == '<' ? 1 : hi;
+			for (; lo <= hi; lo++)
+				g_hash_table_add(set, GINT_TO_POINTER((int)lo));
+			continue;
+		}
 		dash = strchr(p, '-');
 		lo = strtol(p, &e1, 10);
 		if (e1 == p)
@@ -101,9 +114,10 @@ cherrypick_parse(struct series *ser, const char *spec, const char *msgid,
 	}
 	return set;
 bad:
-	g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-		    "bad --cherry-pick range '%s' (expected e.g. 1-3,5,7-)",
-		    spec);
+	g_set_error(
+	    err, LORE_ERROR, LORE_EUSAGE,
+	    "bad --cherry-pick range '%s' (expected e.g. 1-3,5,7-,<4,-1)",
+	    spec);
 	g_hash_table_destroy(set);
 	return NULL;
 }

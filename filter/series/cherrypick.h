@@ -1,6 +1,7 @@
 /*
  * cherrypick.h - the --cherry-pick SPEC syntax, as b4's -P: patch numbers
- * and ranges ("1-3,5,7-", an open end meaning the last patch), "_" for
+ * and ranges ("1-3,5,7-", an open end meaning the last patch; "<4",
+ * the patches before 4; "-1", the last, "-2" the one before), "_" for
  * the patch the user gave, or a shell pattern with '*' matched against
  * the patches' titles ("*glob*").
  *

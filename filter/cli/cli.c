@@ -1,0 +1,43 @@
+/*
+ * cli.c - struct cli's own: the usage line and the clearing of what the
+ * option table filled in.
+ */
+#include "cli/cli.h"
+
+#include <string.h>
+
+const char cli_usage[] = "lore-am [OPTION...] [MSGID|URL]";
+
+void
+cli_clear(struct cli *c)
+{
+	g_strfreev(c->mboxes);
+	g_strfreev(c->args);
+	g_strfreev(c->fallbacks);
+	g_free(c->lore);
+	g_free(c->cherry_pick);
+	g_free(c->outdir);
+	g_free(c->mbox_name);
+	g_free(c->source);
+	g_free(c->maildir);
+	g_free(c->append);
+	g_free(c->apply);
+	g_free(c->range_diff);
+	g_free(c->version_pair);
+	g_strfreev(c->guess_branch);
+	g_free(c->merge_base);
+	g_free(c->lookback_arg);
+	g_free(c->stdin_pipe_sep);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The first argument, a word main.c's table left, taken off. */
+void
+cli_shift(struct cli *c)
+{
+	char *word = c->args[0];
+
+	memmove(c->args, c->args + 1,
+		g_strv_length(c->args) * sizeof(*c->args));
+	g_free(word);
+}

@@ -1,0 +1,183 @@
+/*
+ * cmd_am.c - the am job, lore-am's default command (b4 am): the series of
+ * the thread, with its trailers, as an mbox git am applies. Also the
+ * checks every command shares and the choice of the command.
+ */
+#include "cli/cmd.h"
+#include "core/util.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const struct cmd *
+cmd_pick(const struct cli *c)
+{
+	/* a mail filter first: whatever else is asked, the mail goes out */
+	if (c->passthrough)
+		return &cmd_passthrough;
+	if (c->range_diff)
+		return &cmd_rangediff;
+	if (c->apply)
+		return &cmd_apply;
+	if (c->thread || c->maildir || c->append)
+		return &cmd_thread;
+	return &cmd_am;
+}
+
+/*
+ * b4 am's -M (a maildir) and -Q (a quilt folder): files of the am job,
+ * so into -o DIR, or as in b4 the current folder.
+ */
+static int
+am_forms(struct cli *c)
+{
+	const char *o = c->save_maildir ? "-M" : "-Q";
+
+	if (c->apply || c->range_diff || c->thread || c->maildir || c->append ||
+	    c->passthrough) {
+		lore_err("%s goes with the am job (b4 am), not with %s", o,
+			 c->apply	  ? "--apply"
+			 : c->range_diff  ? "--range-diff"
+			 : c->passthrough ? "--passthrough"
+					  : "--thread (use --maildir DIR)");
+		return LORE_EUSAGE;
+	}
+	if (c->save_maildir && c->quilt) {
+		lore_err("give one of -M and -Q");
+		return LORE_EUSAGE;
+	}
+	if (c->outdir && !strcmp(c->outdir, "-")) {
+		lore_err("%s writes files: give -o DIR, not -o -", o);
+		return LORE_EUSAGE;
+	}
+	if (!c->outdir)
+		c->outdir = g_strdup(".");
+	return LORE_OK;
+}
+
+/*
+ * What b4 users type (its words are b4words.c's): -o - for standard
+ * output, -n NAME for the files' name.
+ */
+static int
+b4_habits(struct cli *c)
+{
+	int rc;
+
+	if ((c->save_maildir || c->quilt) && (rc = am_forms(c)))
+		return rc;
+	if (c->outdir && !strcmp(c->outdir, "-")) {
+		if (c->passthrough) {
+			lore_err("--passthrough needs -o DIR, not -o -: "
+				 "standard output carries the mail");
+			return LORE_EUSAGE;
+		}
+		/* as in b4: the mbox goes to standard output (./- is a folder)
+		 */
+		g_clear_pointer(&c->outdir, g_free);
+	}
+	if (c->mbox_name && (!*c->mbox_name || strchr(c->mbox_name, '/') ||
+			     c->mbox_name[0] == '.')) {
+		g_autofree char *s = lore_term_safe(c->mbox_name, -1);
+
+		lore_err("-n '%s': a file name, without '/' and not starting "
+			 "with '.'",
+			 s);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+/*
+ * No MSGID and a terminal on stdin: nobody is piping a message in, so say
+ * how to use lore-am instead of waiting for one.
+ */
+static int
+check_terminal(const struct cli *c)
+{
+	if (c->passthrough || c->mboxes || (c->args && c->args[0]) ||
+	    !isatty(STDIN_FILENO))
+		return LORE_OK;
+	lore_err("no MSGID given and no message piped in");
+	fprintf(stderr, "usage: %s (lore-am --help for more)\n", cli_usage);
+	return LORE_EUSAGE;
+}
+
+/* b4's options lore-am does not do yet: one line each, naming it */
+static int
+not_built(const struct cli *c)
+{
+	const char *what = NULL, *instead = NULL;
+
+	if (c->guess_branch) {
+		what = "-b (--guess-branch)";
+		instead = "-g tries the commits of the last --guess-lookback "
+			  "days";
+	} else if (c->single_message) {
+		what = "--single-message";
+		instead = "pipe the message in with -m FILE --source mbox";
+	} else if (c->no_partial_reroll) {
+		what = "--no-partial-reroll";
+		instead = "-v N takes revision N as it was sent";
+	} else if (c->stdin_pipe_sep) {
+		what = "--stdin-pipe-sep";
+		instead = "save the messages into an mbox and give it with -m";
+	}
+	if (!what)
+		return LORE_OK;
+	lore_err("%s is not built yet: %s", what, instead);
+	return LORE_EUSAGE;
+}
+
+int
+cmd_common_check(struct cli *c)
+{
+	int rc;
+
+	if (c->use_version < 0) {
+		lore_err("--use-version takes a positive number");
+		return LORE_EUSAGE;
+	}
+	if (c->parent && c->no_parent) {
+		lore_err("--parent and --no-parent contradict each other");
+		return LORE_EUSAGE;
+	}
+	if (c->add_message_id && c->add_link) {
+		lore_err("-i (--add-message-id) and -l (--add-link) do not go "
+			 "together: give one");
+		return LORE_EUSAGE;
+	}
+	if (c->merge_base && !c->apply) {
+		lore_err("--merge-base goes with --apply=head or "
+			 "--apply=merge (shazam -H or -M)");
+		return LORE_EUSAGE;
+	}
+	if (c->lookback_arg) {
+		guint64 n;
+
+		if (!g_ascii_string_to_unsigned(c->lookback_arg, 10, 1, 3650,
+						&n, NULL)) {
+			g_autofree char *s =
+			    lore_term_safe(c->lookback_arg, -1);
+
+			lore_err("--guess-lookback takes a number of days from "
+				 "1 to 3650, not '%s'",
+				 s);
+			return LORE_EUSAGE;
+		}
+		c->guess_lookback = (int)n;
+	}
+	if ((rc = not_built(c)) || (rc = b4_habits(c)) ||
+	    (rc = cmd_rangediff_fold(c)) || (rc = check_terminal(c)))
+		return rc;
+	return cmd_thread_check(c);
+}
+
+static int
+am_check(struct cli *c)
+{
+	return LORE_OK;
+}
+
+const struct cmd cmd_am = {"am", am_check, run_cli};

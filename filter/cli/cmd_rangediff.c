@@ -1,0 +1,81 @@
+/*
+ * cmd_rangediff.c - --range-diff (b4 diff): what changed between two
+ * revisions of the series, as git range-diff shows it on stdout. The
+ * revisions come from --range-diff=OLD..NEW or from -v, as b4 diff
+ * takes them.
+ */
+#include "cli/cmd.h"
+#include "git/rangediff.h"
+#include "core/util.h"
+
+#include <string.h>
+
+/*
+ * Fold -v into --range-diff: b4 diff names the revisions with -v. -v N
+ * ("use revision N") becomes, with --range-diff, N against the latest;
+ * -v OLD NEW takes the next argument when it is a number (no Message-ID
+ * is one), and -v OLD..NEW the pair as written; c->range_diff then holds
+ * the pair and c->use_version is cleared. A pair without --range-diff, or
+ * revisions given twice, is a usage error (reported).
+ */
+int
+cmd_rangediff_fold(struct cli *c)
+{
+	char *spec = NULL;
+
+	if (!c->range_diff) {
+		g_autofree char *s = NULL;
+
+		if (!c->version_pair)
+			return LORE_OK;
+		s = lore_term_safe(c->version_pair, -1);
+		lore_err("-v %s: a pair of revisions goes with --range-diff",
+			 s);
+		return LORE_EUSAGE;
+	}
+	if (!c->version_pair && !c->use_version)
+		return LORE_OK;
+	if (*c->range_diff) {
+		lore_err("give the revisions to compare once: "
+			 "--range-diff=OLD..NEW or -v OLD..NEW");
+		return LORE_EUSAGE;
+	}
+	if (c->version_pair) {
+		spec = g_strdup(c->version_pair);
+	} else if (c->args && c->args[0] && *c->args[0] &&
+		   strspn(c->args[0], "0123456789") == strlen(c->args[0])) {
+		spec = g_strdup_printf("%d..%s", c->use_version, c->args[0]);
+		cli_shift(c);
+	} else {
+		spec = g_strdup_printf("%d..", c->use_version);
+	}
+	g_free(c->range_diff);
+	c->range_diff = spec;
+	/* the revisions are the pair's now, not one to write */
+	c->use_version = 0;
+	return LORE_OK;
+}
+
+static int
+rangediff_check(struct cli *c)
+{
+	int a, b;
+
+	if (!rangediff_parse(c->range_diff, &a, &b)) {
+		g_autofree char *s = lore_term_safe(c->range_diff, -1);
+
+		lore_err("--range-diff: '%s' is no pair of revisions: "
+			 "give OLD..NEW (e.g. 1..2), OLD NEW or OLD",
+			 s);
+		return LORE_EUSAGE;
+	}
+	if (c->apply || c->outdir || c->thread) {
+		lore_err("--range-diff writes the comparison on "
+			 "stdout: it does not go with --apply, -o or "
+			 "--thread");
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+const struct cmd cmd_rangediff = {"range-diff", rangediff_check, run_cli};
