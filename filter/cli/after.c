@@ -165,15 +165,15 @@ merge_flags(struct config *cfg)
 	return argv;
 }
 
-/* lore-am.track: the file b4 ty reads, once the series is applied */
+/* lore-am.track: the file b4 ty reads, once the series is applied
+ * (@onto..@tip) or written for the user's git am (@onto NULL) */
 static void
 track(struct thread *t, const struct amjob_result *r, const struct cli *c,
-      const struct apply_job *j)
+      const char *onto, const char *tip)
 {
 	GError *err = NULL;
-	g_autofree char *path =
-	    track_write(t, r->mbox, r->cover, j->onto, j->tip,
-			c->cherry_pick != NULL, &err);
+	g_autofree char *path = track_write(t, r->mbox, r->cover, onto, tip,
+					    c->cherry_pick != NULL, &err);
 
 	if (path) {
 		g_autofree char *p = lore_term_safe(path, -1);
@@ -230,7 +230,7 @@ do_apply(struct thread *t, const struct treecheck *tc,
 		lore_err("note: interrupted once the series was applied: it "
 			 "stays applied");
 	if (!rc && config_bool(config_get(cfg, "track", NULL)))
-		track(t, r, c, &j);
+		track(t, r, c, j.onto, j.tip);
 	/* once applied, the guard stays to the end of the run: a signal
 	 * now must not turn the exit status into a failure */
 	if (rc)
@@ -270,6 +270,11 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 		goto out;
 	/* what git am would apply without a word */
 	linkcheck_report(r.mbox);
+	/* as b4 am does, but never for a part of a series (the notmuch
+	 * hook writes those with --allow-incomplete to tag the thread) */
+	if (!c->apply && r.present == r.expected &&
+	    config_bool(config_get(cfg, "track", NULL)))
+		track(s->thread, &r, c, NULL, NULL);
 	if (plain)
 		goto out;
 	treecheck_parse(&tc, r.mbox);
