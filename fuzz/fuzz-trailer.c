@@ -1,13 +1,15 @@
 /*
  * fuzz-trailer.c - the trailer parser: trailers found in a reply and in a
- * commit message, person matching, and the body cut into message, trailer
- * block, basement and signature and put back together.
+ * commit message, person matching, the hygiene checks on them, and the
+ * body cut into message, trailer block, basement and signature and put
+ * back together.
  */
 #include "fuzz.h"
 
 #include "mail/body.h"
 #include "trailers/bodyparts.h"
 #include "mail/message.h"
+#include "trailers/hygiene.h"
 #include "trailers/trailer.h"
 
 #include <string.h>
@@ -48,6 +50,12 @@ check_trailers(GPtrArray *list)
 		fuzz_assert(trailer_eq(t, c));
 		trailer_sender_ok(t, sender);
 		trailer_email_eq(t, "rev+tag@sub.example.org");
+		/* the hygiene checks read the same hostile values */
+		g_free(hygiene_link_msgid(t->value));
+		hygiene_fixes_ok(t->value);
+		hygiene_gmane_addr(t->addr_email);
+		fuzz_assert(!strcmp(t->lname, "link") ||
+			    !hygiene_link_in(list, t));
 		trailer_free(c);
 	}
 }

@@ -52,7 +52,7 @@ check "an unknown base-commit is said so" grep -qx " Base: base-commit 012345678
 ok $? "no checkout line for a commit the repository lacks"
 (cd "$TRASH/u0" && git commit -q --allow-empty -m x && sed -i 's/^line 2$/line deux/' file.c &&
  git commit -qam "file: deux" && la "$id" >/dev/null 2>"$TRASH/err2")
-check "a changed file is told: does not apply clean" grep -q "does not apply clean to HEAD: 1 of 2 files differ" "$TRASH/err2"
+check "a changed file is told: its pre-image blob differs" grep -q "pre-image blobs differ in 1 of 2 files; git am may still apply" "$TRASH/err2"
 (cd "$TRASH" && la "$id" >/dev/null 2>"$TRASH/err3")
 check "outside a repository the Base line is as before" grep -qx " Base: using specified base-commit $base" "$TRASH/err3"
 ! grep -q "applies clean" "$TRASH/err3"

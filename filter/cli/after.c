@@ -79,11 +79,14 @@ guess(const struct treecheck *tc, const struct cli *cl, struct config *cfg)
 /*
  * The Base: lines: the base-commit when this repository has it, else
  * why not, and whether the series applies clean to HEAD; with -g (or
- * for --apply=head/merge) the guessed base. Returns the base to use.
+ * for --apply=head/merge) the guessed base. Returns the base to use;
+ * *@differ is how many of the files the series starts from differ in
+ * HEAD (--apply says it once it knows what git am made of them).
  */
 static char *
 report_base(const struct treecheck *tc, const struct amjob_result *r,
-	    const struct cli *c, struct config *cfg, gboolean want_guess)
+	    const struct cli *c, struct config *cfg, gboolean want_guess,
+	    int *differ)
 {
 	g_autofree char *b =
 	    r->base_commit ? lore_term_safe(r->base_commit, -1) : NULL;
@@ -106,9 +109,13 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 	if (need && clean >= 0 && (guint)clean == need)
 		lore_info("       applies clean to the current tree (HEAD)");
 	else if (need && clean >= 0)
-		lore_info("       does not apply clean to HEAD: %d of %u files "
-			  "differ",
-			  (int)need - clean, need);
+		*differ = (int)need - clean;
+	/* blob ids compared, not a dry run: git am applies with offsets */
+	if (*differ && !c->apply)
+		lore_info(
+		    "       pre-image blobs differ in %d of %u files; git "
+		    "am may still apply",
+		    *differ, need);
 	if (!base && (c->guess_base || want_guess))
 		base = guess(tc, c, cfg);
 	if (base && c->apply == NULL)
@@ -136,15 +143,15 @@ merge_flags(struct config *cfg)
 	return argv;
 }
 
-/* lore-am.track: the file b4 ty reads, once the series is applied */
+/* lore-am.track: the file b4 ty reads, once the series is applied
+ * (@onto..@tip) or written for the user's git am (@onto NULL) */
 static void
 track(struct thread *t, const struct amjob_result *r, const struct cli *c,
-      const struct apply_job *j)
+      const char *onto, const char *tip)
 {
 	GError *err = NULL;
-	g_autofree char *path =
-	    track_write(t, r->mbox, r->cover, j->onto, j->tip,
-			c->cherry_pick != NULL, &err);
+	g_autofree char *path = track_write(t, r->mbox, r->cover, onto, tip,
+					    c->cherry_pick != NULL, &err);
 
 	if (path) {
 		g_autofree char *p = lore_term_safe(path, -1);
@@ -156,10 +163,26 @@ track(struct thread *t, const struct amjob_result *r, const struct cli *c,
 	}
 }
 
+/* After --apply onto HEAD: what git am made of the files that differ. */
+static void
+report_differ(int rc, int differ, guint need)
+{
+	if (!differ)
+		return;
+	if (!rc)
+		lore_info("       pre-image blobs differed in %d of %u files; "
+			  "git am applied the series all the same",
+			  differ, need);
+	else
+		lore_info("       pre-image blobs differ in %d of %u files in "
+			  "HEAD",
+			  differ, need);
+}
+
 static int
 do_apply(struct thread *t, const struct treecheck *tc,
 	 const struct amjob_result *r, const struct cli *c, struct config *cfg,
-	 const char *base)
+	 const char *base, int differ)
 {
 	struct apply_job j = {0};
 	GError *err = NULL;
@@ -197,11 +220,13 @@ do_apply(struct thread *t, const struct treecheck *tc,
 			  "the current branch",
 			  tc->patches, tc->patches == 1 ? "" : "es", j.onto);
 	}
+	if (j.mode == APPLY_BRANCH || !base)
+		report_differ(rc, differ, treecheck_needed(tc));
 	if (!rc && gitrun_interrupted())
 		lore_err("note: interrupted once the series was applied: it "
 			 "stays applied");
 	if (!rc && config_bool(config_get(cfg, "track", NULL)))
-		track(t, r, c, &j);
+		track(t, r, c, j.onto, j.tip);
 	/* once applied, the guard stays to the end of the run: a signal
 	 * now must not turn the exit status into a failure */
 	if (rc)
@@ -293,13 +318,14 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	treecheck_parse(&tc, r.mbox);
 	{
 		enum apply_mode mode = APPLY_NONE;
+		int differ = 0;
 
 		if (c->apply)
 			apply_parse_mode(c->apply, &mode);
 		if (top)
-			base = report_base(&tc, &r, c, cfg,
-					   mode == APPLY_HEAD ||
-					       mode == APPLY_MERGE);
+			base = report_base(
+			    &tc, &r, c, cfg,
+			    mode == APPLY_HEAD || mode == APPLY_MERGE, &differ);
 		if (c->merge_base) {
 			g_autofree char *m = lore_term_safe(c->merge_base, -1);
 
@@ -313,9 +339,14 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 		if (c->prep_3way && top)
 			prep3way_run(r.mbox);
 		if (mode != APPLY_NONE)
-			rc = do_apply(s->thread, &tc, &r, c, cfg, base);
+			rc = do_apply(s->thread, &tc, &r, c, cfg, base, differ);
 	}
 out:
+	/* as b4 am does, but never for a part of a series (the notmuch
+	 * hook writes those with --allow-incomplete to tag the thread) */
+	if (!rc && r.mbox && !c->apply && r.present == r.expected &&
+	    config_bool(config_get(cfg, "track", NULL)))
+		track(s->thread, &r, c, NULL, NULL);
 	treecheck_clear(&tc);
 	amjob_result_clear(&r);
 	return rc;

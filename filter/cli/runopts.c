@@ -120,7 +120,9 @@ runopts_lore(struct lore_opts *lo, const struct cli *c, struct config *cfg)
 	guint i;
 
 	if (!lore_opts_load(lo, cfg, &err) ||
-	    (c->lore && !lore_opts_set_mask(lo, c->lore, &err))) {
+	    (c->lore && !lore_opts_set_mask(lo, c->lore, &err)) ||
+	    (!c->lore && c->args && c->args[0] &&
+	     !lore_opts_use_url(lo, c->args[0], &err))) {
 		lore_err("%s", err->message);
 		g_error_free(err);
 		return LORE_EUSAGE;

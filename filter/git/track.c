@@ -264,6 +264,55 @@ commits(const char *onto, const char *tip, GPtrArray *ids, GPtrArray *hashes)
 	return TRUE;
 }
 
+/*
+ * A patch mail's patchwork hash, taken from its diff (from the first
+ * "diff " line) as patchwork takes it from the diff it parsed: the
+ * commit message and diffstat above are not the patch, and a commit's own
+ * diff then hashes the same.
+ */
+static char *
+diff_pwhash(struct message *m)
+{
+	const char *b = message_body(m), *d, *sig;
+
+	if (g_str_has_prefix(b, "diff "))
+		d = b;
+	else if ((d = strstr(b, "\ndiff ")))
+		d++;
+	else
+		d = b;
+	/* format-patch's "-- \n2.39.5" signature is not the diff's; a
+	 * removed "- " line looks the same, but has hunks after it */
+	sig = g_strrstr(d, "\n-- \n");
+	if (sig && !strstr(sig, "\n@@ ") && !strstr(sig, "\ndiff "))
+		return track_pwhash(d, (gsize)(sig - d) + 1);
+	return track_pwhash(d, strlen(d));
+}
+
+/*
+ * The cover letter @t holds for the series whose first patch is @m: its
+ * parent, numbered 0/N of the same N and revision; NULL when there is
+ * none. A run without --apply keeps no cover of its own. Borrowed.
+ */
+static struct message *
+thread_cover(struct thread *t, struct message *m)
+{
+	struct message *o = m->msgid ? thread_get(t, m->msgid) : NULL;
+	struct message *par = o ? thread_parent(t, o) : NULL;
+	struct subject s, ps;
+	gboolean ok;
+
+	if (!par || !par->subject)
+		return NULL;
+	subject_parse(par->subject, &ps);
+	subject_parse(m->subject ? m->subject : "", &s);
+	ok = !ps.reply && ps.counter == 0 && ps.expected == s.expected &&
+	     ps.revision == s.revision;
+	subject_clear(&ps);
+	subject_clear(&s);
+	return ok ? par : NULL;
+}
+
 static char *
 data_dir(void)
 {
@@ -297,13 +346,22 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 	mbox_split(mbox->str, mbox->len, add_msg, &p);
 	if (cover && cover->len)
 		cov = message_parse(cover->str, cover->len, NULL);
-	if (!p.msgs->len || !commits(onto, tip, ids, hashes) ||
-	    ids->len != p.msgs->len) {
+	if (!p.msgs->len) {
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "the series has no patches");
+		goto out;
+	}
+	if (onto &&
+	    (!commits(onto, tip, ids, hashes) || ids->len != p.msgs->len)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 			    "the applied commits do not match the series");
 		goto out;
 	}
-	first = cov ? cov : p.msgs->pdata[0];
+	for (i = 0; !onto && i < p.msgs->len; i++)
+		g_ptr_array_add(hashes, diff_pwhash(p.msgs->pdata[i]));
+	first = cov ? cov : thread_cover(t, p.msgs->pdata[0]);
+	if (!first)
+		first = p.msgs->pdata[0];
 	/* the message as it came, for its addresses */
 	orig = first->msgid ? thread_get(t, first->msgid) : NULL;
 	if (!orig)
@@ -356,14 +414,17 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 		g_string_append(j, "\n        ]");
 		subject_clear(&s);
 	}
-	g_string_append(j, "\n    ],\n    \"commits\": [");
-	for (i = 0; i < ids->len; i++)
+	g_string_append(j, "\n    ]");
+	/* not applied yet: b4 ty --auto finds the commits by their hashes */
+	if (onto)
+		g_string_append(j, ",\n    \"commits\": [");
+	for (i = 0; onto && i < ids->len; i++)
 		g_string_append_printf(j,
 				       "%s\n        [\n            %u,\n       "
 				       "     \"%s\"\n        ]",
 				       i ? "," : "", i + 1,
 				       (char *)ids->pdata[i]);
-	g_string_append(j, "\n    ]\n}");
+	g_string_append(j, onto ? "\n    ]\n}" : "\n}");
 	name = slug(first, fs.title, fs.revision);
 	subject_clear(&fs);
 	path = g_strdup_printf("%s/%s.am", dir, name);

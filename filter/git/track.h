@@ -1,7 +1,10 @@
 /*
- * track.h - lore-am.track: after --apply, the tracking file `b4 ty`
- * reads to thank the authors of applied series ($XDG_DATA_HOME/b4, else
- * ~/.local/share/b4, SLUG.am, b4's JSON), with the commits applied.
+ * track.h - lore-am.track: the tracking file `b4 ty` reads to thank the
+ * authors of applied series ($XDG_DATA_HOME/b4, else ~/.local/share/b4,
+ * SLUG.am, b4's JSON). After --apply it holds the commits applied; on
+ * a run that only writes the series (`lore-am > s.mbx && git am s.mbx`,
+ * as b4 am does) it holds each patch's patchwork hash, which `b4 ty
+ * --auto` looks for among the branch's commits.
  * Off by default: nothing is written outside the output unless asked.
  *
  * Ownership: everything is borrowed for the duration of the call.
@@ -16,8 +19,10 @@
 /*
  * Write the tracking file of the series in @mbox (its cover letter
  * @cover, or NULL), applied as the commits @onto..@tip of the repository
- * in the current folder; @t holds the original messages (To, Cc, Date,
- * References). The file's path on success (g_free), else NULL with @err.
+ * in the current folder, or not applied yet when @onto is NULL (the
+ * hashes then come from the patches' diffs); @t holds the original
+ * messages (To, Cc, Date, References). The file's path on success
+ * (g_free), else NULL with @err.
  */
 char *track_write(struct thread *t, const GString *mbox, const GString *cover,
 		  const char *onto, const char *tip, gboolean cherrypick,

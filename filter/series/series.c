@@ -567,12 +567,14 @@ series_inner_patch(struct series_set *s, const char *msgid)
 	if (own && slot(own, 0)->p == q && (int)own->slots->len > p->counter &&
 	    slot(own, p->counter)->p == p)
 		return FALSE;
-	/* the same title as a patch with its i/N: a revision of that patch */
+	/* the same title as a patch with its i/N, or as a patch of another
+	 * revision ([PATCH v2] answering v1's [PATCH]): a revision of that
+	 * patch, never one of its own */
 	for (i = 0; i < s->all->len; i++) {
 		const struct spatch *o = s->all->pdata[i];
 
 		if (o != p && o->has_diff && !o->reply &&
-		    !o->counters_inferred &&
+		    (!o->counters_inferred || o->revision != p->revision) &&
 		    !g_ascii_strcasecmp(o->subj.title, p->subj.title))
 			return FALSE;
 	}

@@ -107,8 +107,9 @@ GArray *series_missing(struct series *ser);
 /*
  * Is @msgid a patch of its own inside another series' thread: a patch
  * without "i/N" that answers a patch or cover letter, and whose title no
- * patch with an "i/N" has (that would make it a revision of that patch)?
- * A fix proposed in review, for example; it is the series the user means.
+ * patch with an "i/N", nor one of another revision, has (that would make
+ * it a revision of that patch)? A fix proposed in review, for example; it
+ * is the series the user means.
  */
 gboolean series_inner_patch(struct series_set *s, const char *msgid);
 

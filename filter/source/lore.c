@@ -11,6 +11,7 @@
 #include "source/cache.h"
 #include "source/fetch.h"
 #include "source/url.h"
+#include "core/msgid.h"
 #include "core/util.h"
 
 #include <string.h>
@@ -345,6 +346,30 @@ lore_opts_set_mask(struct lore_opts *o, const char *mask, GError **err)
 		return FALSE;
 	g_free(o->mask);
 	o->mask = m;
+	return TRUE;
+}
+
+gboolean
+lore_opts_use_url(struct lore_opts *o, const char *url, GError **err)
+{
+	g_autofree char *id = msgid_from_arg(url);
+	g_autofree char *mask = NULL, *want = NULL, *have = NULL;
+	GError *e = NULL;
+
+	mask = url_archive_mask(url, id, &e);
+	if (e) {
+		g_propagate_error(err, e);
+		return FALSE;
+	}
+	if (!mask)
+		return TRUE;
+	want = url_root(mask);
+	have = url_root(o->mask);
+	if (!g_ascii_strcasecmp(want, have))
+		return TRUE;
+	g_free(o->mask);
+	o->mask = g_steal_pointer(&mask);
+	g_ptr_array_set_size(o->mirrors, 0);
 	return TRUE;
 }
 

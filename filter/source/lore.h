@@ -60,6 +60,15 @@ gboolean lore_max_size(struct config *cfg, guint64 *out, GError **err);
 /* Set the mask (from -L); FALSE and @err when it is not usable. */
 gboolean lore_opts_set_mask(struct lore_opts *o, const char *mask,
 			    GError **err);
+/*
+ * A message's URL given as the argument ("https://HOST/LIST/ID/"): the
+ * thread is fetched from that host and list, as b4 does, in place of the
+ * configured archive and its mirrors (they mirror another archive); kept
+ * when the URL names the configured archive's own host (lore's /all/
+ * sees more than one list) or is not of that form (url_archive_mask()).
+ * FALSE and @err (LORE_EUSAGE) for a URL not safe to ask.
+ */
+gboolean lore_opts_use_url(struct lore_opts *o, const char *url, GError **err);
 /* Insert a mirror mask at @pos (--fallback: before the config's ones). */
 gboolean lore_opts_add_mirror(struct lore_opts *o, const char *mask, guint pos,
 			      GError **err);

@@ -171,3 +171,122 @@ url_search(const char *mask, const char *query)
 	return g_strdup_printf("%s%s?x=m&q=%s", base,
 			       n && base[n - 1] == '/' ? "" : "/", q);
 }
+
+/*
+ * "HOST[:PORT]" (HOST a DNS name, an IPv4 address or an [IPv6] literal)
+ * of @n bytes: the bytes a host name may hold and nothing else, so that
+ * what libcurl connects to is what the user reads.
+ */
+static gboolean
+hostport_ok(const char *a, size_t n)
+{
+	size_t h, i;
+
+	if (n && a[0] == '[') {
+		h = 1 + strspn(a + 1, "0123456789abcdefABCDEF:.");
+		if (h >= n || a[h] != ']' || h == 1)
+			return FALSE;
+		h++;
+	} else {
+		h = strspn(a, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+		if (!h || a[0] == '.' || a[0] == '-')
+			return FALSE;
+	}
+	if (h == n)
+		return TRUE;
+	/* a port: 1 to 5 digits, at most 65535 */
+	if (a[h] != ':' || n - h - 1 < 1 || n - h - 1 > 5)
+		return FALSE;
+	for (i = h + 1; i < n; i++)
+		if (!g_ascii_isdigit(a[i]))
+			return FALSE;
+	return g_ascii_strtoull(a + h + 1, NULL, 10) <= 65535;
+}
+
+/* The list segment as a mask's text: a name public-inbox could serve. */
+static char *
+list_for_mask(const char *seg, size_t n)
+{
+	GString *s;
+	size_t i;
+
+	if (!n || n > 255 || (n <= 2 && !strncmp(seg, "..", n)) ||
+	    strspn(seg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			"0123456789._~+-%") < n)
+		return NULL;
+	s = g_string_sized_new(n + 4);
+	for (i = 0; i < n; i++) {
+		if (seg[i] == '%') /* a mask's literal '%' is "%%" */
+			g_string_append_c(s, '%');
+		g_string_append_c(s, seg[i]);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* TRUE when the path segment @seg of @n bytes, unescaped, is @id. */
+static gboolean
+segment_is(const char *seg, size_t n, const char *id)
+{
+	g_autofree char *raw = g_strndup(seg, n);
+	g_autofree char *un = g_uri_unescape_string(raw, NULL);
+
+	return !g_strcmp0(un ? un : raw, id);
+}
+
+static gboolean
+refuse(GError **err, const char *url, const char *after, const char *why)
+{
+	size_t scheme = (size_t)(authority(url) - url);
+	g_autofree char *shown =
+	    g_strdup_printf("%.*s%s", (int)scheme, url, after);
+	g_autofree char *safe = lore_term_safe(shown, -1);
+
+	g_set_error(err, LORE_ERROR, LORE_EUSAGE, "archive URL '%s': %s", safe,
+		    why);
+	return FALSE;
+}
+
+/* The authority of @url checked; FALSE and @err when it is not safe. */
+static gboolean
+authority_ok(const char *url, GError **err)
+{
+	const char *a = authority(url);
+	size_t n = strcspn(a, "/?#");
+	const char *at = memchr(a, '@', n);
+
+	if (at) /* shown without the user and password */
+		return refuse(err, url, at + 1, "names a user or password");
+	if (n > URL_HOST_MAX + 6)
+		return refuse(err, url, a, "its host is longer than 255 bytes");
+	if (!hostport_ok(a, n))
+		return refuse(err, url, a, "its host is not a host name");
+	return TRUE;
+}
+
+char *
+url_archive_mask(const char *url, const char *id, GError **err)
+{
+	const char *a, *path, *list, *seg;
+	size_t alen, llen, slen;
+	g_autofree char *name = NULL;
+
+	if (!url_is_http(url) || !id)
+		return NULL;
+	a = authority(url);
+	alen = strcspn(a, "/?#");
+	path = a + alen;
+	if (*path != '/')
+		return NULL;
+	list = path + 1;
+	llen = strcspn(list, "/?#");
+	if (list[llen] != '/')
+		return NULL;
+	seg = list + llen + 1;
+	slen = strcspn(seg, "/?#");
+	if (!segment_is(seg, slen, id) || !(name = list_for_mask(list, llen)))
+		return NULL;
+	if (!authority_ok(url, err))
+		return NULL;
+	return g_strdup_printf("%.*s/%s/%%s", (int)(a - url + alen), url, name);
+}

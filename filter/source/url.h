@@ -54,4 +54,20 @@ char *url_join(const char *dir, const char *leaf);
 /* The archive's search: "<base>?x=m&q=<query, escaped>". */
 char *url_search(const char *mask, const char *query);
 
+/* The longest host name a URL may give: DNS's 255 bytes. */
+#define URL_HOST_MAX 255
+
+/*
+ * The archive a message's URL names, read as b4 reads it: for
+ * "SCHEME://HOST[:PORT]/LIST/ID/..." (whatever follows ID: "/T/#u",
+ * "/t.mbox.gz") whose ID segment is @id, the mask
+ * "SCHEME://HOST[:PORT]/LIST/%s". NULL and no error for any other URL
+ * ("https://patch.msgid.link/ID", a longer or shorter path, an odd list
+ * name): it names the message, not an archive. NULL and @err
+ * (LORE_EUSAGE) for one that is not safe to ask: a user or password in
+ * it (the message never shows them), a host that is not a host name or
+ * longer than URL_HOST_MAX bytes, a port that is not one.
+ */
+char *url_archive_mask(const char *url, const char *id, GError **err);
+
 #endif

@@ -10,6 +10,7 @@
 #include "trailers/followup.h"
 #include "trailers/bodyparts.h"
 #include "mail/patchid.h"
+#include "trailers/hygiene.h"
 #include "trailers/trailer.h"
 #include "core/util.h"
 
@@ -148,7 +149,7 @@ attach_replies(struct followups *f, gboolean sloppy)
 			struct trailer *t = sent->pdata[k];
 
 			if (sloppy || trailer_sender_ok(t, r->msg)) {
-				if (p)
+				if (p && hygiene_accept(f->hygiene, t))
 					g_ptr_array_add(to_list(f, p), t);
 			} else if (mismatch(f, r, t, own)) {
 				g_ptr_array_add(f->mismatches, t);
@@ -173,6 +174,7 @@ followup_collect(struct series_set *s, gboolean sloppy)
 				      (GDestroyNotify)g_ptr_array_unref);
 	f->mismatches = g_ptr_array_new();
 	f->patchids = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	f->hygiene = hygiene_new();
 	for (i = 0; i < s->all->len; i++) {
 		struct followup_sent e = {s->all->pdata[i], NULL};
 
@@ -204,6 +206,7 @@ followup_free(struct followups *f)
 		    TRUE);
 	g_array_free(f->sent, TRUE);
 	g_hash_table_destroy(f->patchids);
+	hygiene_free(f->hygiene);
 	if (f->carried)
 		g_hash_table_destroy(f->carried);
 	g_free(f);
@@ -504,7 +507,8 @@ followup_merge(const struct message *m, const char *body, GPtrArray *fu,
 	for (i = 0; i < newt->len; i++) {
 		struct trailer *t = newt->pdata[i];
 
-		if (trailer_in(fix, t) || trailer_in(ignored, t))
+		if (trailer_in(fix, t) || trailer_in(ignored, t) ||
+		    hygiene_link_in(fix, t))
 			continue;
 		if (ignored_sender(o, t)) {
 			g_ptr_array_add(ignored, t);
@@ -540,6 +544,7 @@ followup_report(struct followups *f)
 	GHashTable *seen;
 	guint i;
 
+	hygiene_report(f->hygiene);
 	if (!f->mismatches->len)
 		return;
 	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

@@ -51,6 +51,7 @@ struct followups {
 	struct series *carried_for; /* the series @carried was made for */
 	GHashTable *carried;	    /* struct spatch * of @carried_for ->
 				       GPtrArray * from other revisions */
+	struct hygiene *hygiene;    /* trailers refused or noted (hygiene.h) */
 };
 
 /*

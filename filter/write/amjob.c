@@ -101,9 +101,32 @@ ranges(GArray *nums)
 	return g_string_free(s, FALSE);
 }
 
+/*
+ * To a mail filter, a mail that is not meant to bring a patch (a reply,
+ * a cover letter, a mail that is no [PATCH]) and holds none: that its
+ * series is not there, or not whole, is no news (the patches' own mails
+ * said so) and nothing the user must act on, while the filter's log
+ * would hold a line for each reply. The status header still says so. A
+ * [PATCH] mail without a diff is news.
+ */
+static gboolean
+no_news(struct series_set *s, const struct amjob_opts *o)
+{
+	struct message *m;
+	struct spatch *p;
+
+	if (!o->arriving || !o->target)
+		return FALSE;
+	m = thread_get(s->thread, o->target);
+	p = m ? series_spatch_of(s, m) : NULL;
+	return p && !p->has_diff &&
+	       (p->reply || p->counter == 0 || !p->subj.patch);
+}
+
 /* One line for the missing patches, however many a subject claims. */
 static gboolean
-report_missing(struct series *ser, GHashTable *pick, const struct amjob_opts *o)
+report_missing(struct series *ser, GHashTable *pick, const struct amjob_opts *o,
+	       gboolean quiet)
 {
 	GArray *miss = series_missing(ser);
 	GArray *bad = g_array_new(FALSE, FALSE, sizeof(int));
@@ -124,13 +147,16 @@ report_missing(struct series *ser, GHashTable *pick, const struct amjob_opts *o)
 			r = g_strdup_printf("%s/%d", list, ser->expected);
 		else
 			r = g_strdup_printf("%s of %d", list, ser->expected);
-		/* to a mail filter, a series still arriving is no error */
-		if (o->arriving && !o->allow_incomplete)
-			lore_err("v%d is incomplete, missing %s: nothing "
-				 "written yet",
-				 ser->revision, r);
-		else
+		/* to a mail filter, a series still arriving is no error,
+		 * and a mail that brings none of its patches says nothing */
+		if (o->arriving && !o->allow_incomplete) {
+			if (!quiet)
+				lore_err("v%d is incomplete, missing %s: "
+					 "nothing written yet",
+					 ser->revision, r);
+		} else {
 			lore_err("v%d: missing %s", ser->revision, r);
+		}
 		if (!o->allow_incomplete && !o->arriving)
 			lore_err("the series is incomplete: nothing written "
 				 "(use --allow-incomplete to write the patches "
@@ -339,7 +365,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		if (o->use_version)
 			lore_err("revision v%d not found in the thread",
 				 o->use_version);
-		else
+		else if (!no_news(s, o))
 			lore_err("no patches found in the thread");
 		rc = LORE_ENOTFOUND;
 		goto out;
@@ -355,7 +381,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 			goto out;
 		}
 	}
-	if (report_missing(ser, pick, o) && !o->allow_incomplete) {
+	if (report_missing(ser, pick, o, no_news(s, o)) &&
+	    !o->allow_incomplete) {
 		rc = LORE_ENOTFOUND;
 		goto out;
 	}

@@ -53,6 +53,41 @@ static const struct {
     {"https://example.org/100%%/%s", "https://example.org/100%%/%s"},
 };
 
+/* url_archive_mask(): out NULL with err 0: not an archive URL; err 1:
+ * refused */
+static const struct {
+	const char *url, *id, *out;
+	int err;
+} archives[] = {
+    {"https://lore.example.org/netdev/a@b/", "a@b",
+     "https://lore.example.org/netdev/%s", 0},
+    {"https://lore.example.org/netdev/a@b/T/#u", "a@b",
+     "https://lore.example.org/netdev/%s", 0},
+    {"http://127.0.0.1:8080/list-b/a%40b/t.mbox.gz", "a@b",
+     "http://127.0.0.1:8080/list-b/%s", 0},
+    {"https://h/r/a@b", "a@b", "https://h/r/%s", 0},
+    {"https://[::1]:99/all/a@b", "a@b", "https://[::1]:99/all/%s", 0},
+    {"https://h/100%25/a@b", "a@b", "https://h/100%%25/%s", 0},
+    {"https://patch.msgid.link/a@b", "a@b", NULL, 0},
+    {"https://h/a@b/", "a@b", NULL, 0},
+    {"https://h/pub/lists/a@b/", "a@b", NULL, 0},
+    {"https://h/list/other@b/", "a@b", NULL, 0},
+    {"https://h/../a@b/", "a@b", NULL, 0},
+    {"https://h/l;x/a@b/", "a@b", NULL, 0},
+    {"https://h?x/l/a@b/", "a@b", NULL, 0},
+    {"ftp://h/l/a@b/", "a@b", NULL, 0},
+    {"https://u:pw@h/l/a@b/", "a@b", NULL, 1},
+    {"https://u@h/l/a@b/", "a@b", NULL, 1},
+    {"https://h_x/l/a@b/", "a@b", NULL, 1},
+    {"https://-h/l/a@b/", "a@b", NULL, 1},
+    {"https://h:/l/a@b/", "a@b", NULL, 1},
+    {"https://h:65536/l/a@b/", "a@b", NULL, 1},
+    {"https://h:8x/l/a@b/", "a@b", NULL, 1},
+    {"https://[]/l/a@b/", "a@b", NULL, 1},
+    {"https://[::1/l/a@b/", "a@b", NULL, 1},
+    {"https://h\evil/l/a@b/", "a@b", NULL, 1},
+};
+
 /* The URL built for @id must keep host, port, path shape and no query. */
 static void
 check_shape(const char *mask, const char *host, int port, const char *pre,
@@ -106,6 +141,30 @@ main(void)
 		tap_is_str(m, masks[i].out, "mask '%s'", masks[i].in);
 		tap_ok(!m == !!err, "mask '%s': error set iff refused",
 		       masks[i].in);
+		g_clear_error(&err);
+	}
+	for (i = 0; i < G_N_ELEMENTS(archives); i++) {
+		GError *err = NULL;
+		g_autofree char *m =
+		    url_archive_mask(archives[i].url, archives[i].id, &err);
+
+		tap_is_str(m, archives[i].out, "archive of '%s'",
+			   archives[i].url);
+		tap_ok(!!err == archives[i].err &&
+			   (!err || !strstr(err->message, "pw@")),
+		       "archive of '%s': refused iff unsafe, no password shown",
+		       archives[i].url);
+		g_clear_error(&err);
+	}
+	{
+		g_autofree char *long_host = g_strnfill(300, 'a');
+		g_autofree char *u =
+		    g_strdup_printf("https://%s/l/a@b/", long_host);
+		GError *err = NULL;
+		g_autofree char *m = url_archive_mask(u, "a@b", &err);
+
+		tap_ok(!m && err && strstr(err->message, "longer than 255"),
+		       "archive: a host over 255 bytes is refused");
 		g_clear_error(&err);
 	}
 	{
