@@ -188,7 +188,8 @@ refuse_unsafe(const struct spatch *p, const char *msg,
 /* Build the mbox (and the cover letter) in memory. */
 static int
 build(struct followups *f, struct series *ser, GHashTable *pick,
-      const struct amjob_opts *o, GString *mbox, GString *cover, guint *count)
+      const struct amjob_opts *o, struct gate *gate, GString *mbox,
+      GString *cover, guint *count)
 {
 	struct spatch *cp = series_cover(ser);
 	gboolean from_warned = FALSE;
@@ -241,6 +242,8 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 			return rc;
 		}
 		say_safe("  ", note.subject);
+		gate_add(gate, note.subject, note.author_name,
+			 note.author_email, note.body);
 		for (k = 0; k < note.added->len; k++)
 			say_added(o, fu, note.subject, note.added->pdata[k],
 				  &arc);
@@ -324,6 +327,7 @@ int
 amjob_run(struct series_set *s, const struct amjob_opts *o)
 {
 	struct followups *f = NULL;
+	struct gate *gate = gate_new(&o->gate);
 	struct series *ser;
 	GHashTable *pick = NULL;
 	GString *mbox = NULL, *cover = NULL;
@@ -363,7 +367,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if ((o->outdir && !o->no_cover) || o->hold)
 		cover = g_string_new(NULL);
 	f = followup_collect(s, o->sloppy);
-	rc = build(f, ser, pick, o, mbox, cover, &count);
+	rc = build(f, ser, pick, o, gate, mbox, cover, &count);
 	if (o->result)
 		o->result->attestation = attest_outcome(o->attest);
 	if (rc)
@@ -376,6 +380,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 			lore_info("---");
 		say_safe("WARNING: ", s->warnings->pdata[i]);
 	}
+	if ((rc = gate_run(gate)))
+		goto out;
 	if (!count) {
 		lore_err("no patches to write");
 		rc = LORE_ENOTFOUND;
@@ -436,5 +442,6 @@ out:
 	if (cover)
 		g_string_free(cover, TRUE);
 	followup_free(f);
+	gate_free(gate);
 	return rc;
 }
