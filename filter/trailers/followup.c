@@ -8,6 +8,7 @@
  * patch already has, and the user's own Signed-off-by always last.
  */
 #include "trailers/followup.h"
+#include "trailers/bots.h"
 #include "mail/body.h"
 #include "mail/patchid.h"
 #include "trailers/trailer.h"
@@ -132,6 +133,8 @@ attach_replies(struct followups *f, GPtrArray *replies, gboolean sloppy)
 		struct spatch *r = replies->pdata[i];
 		struct spatch *p = answered(f->set, r, memo, on_path, path);
 
+		if (bots_hold(f, r))
+			continue;
 		for (k = 0; k < r->own->len; k++) {
 			struct trailer *t = r->own->pdata[k];
 
@@ -188,6 +191,7 @@ followup_free(struct followups *f)
 	g_hash_table_destroy(f->patchids);
 	if (f->carried)
 		g_hash_table_destroy(f->carried);
+	bots_clear(f);
 	g_free(f);
 }
 
@@ -522,6 +526,7 @@ followup_report(struct followups *f)
 	GHashTable *seen;
 	guint i;
 
+	bots_report(f);
 	if (!f->mismatches->len)
 		return;
 	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

@@ -43,6 +43,7 @@ struct followups {
 	struct series *carried_for; /* the series @carried was made for */
 	GHashTable *carried;	    /* struct spatch * of @carried_for ->
 				       GPtrArray * from other revisions */
+	GPtrArray *held; /* bots' reports held back (bots.h), or NULL */
 };
 
 /*
