@@ -7,7 +7,7 @@
 # tags; a kernel test robot's tags held back; hardfail writes nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 42
+plan 46
 
 R=$TRASH/repo
 make_repo "$R"
@@ -143,3 +143,28 @@ cd "$TRASH" || exit 1; cp "$TRASH/err" "$TRASH/keep"
 GIT_CEILING_DIRECTORIES=$TRASH "$LORE_AM" -m "$TRASH/s.mbox" "$id" >/dev/null 2>"$TRASH/err"
 is "$(grep -c "NOTE: gate: not in a git tree" "$TRASH/err")" 1 "outside a git tree: one note"
 is "$(mark 02)" "✓" "and a Fixes: is not looked up"
+
+# a clean series: every line ✓, nothing under them
+cd "$R" || exit 1
+git checkout -q -b clean base2
+commit m.c "Pat Contributor" pat@example.com "m: fix the pool's size" \
+	"Fixes: ${add:0:12} (\"mm: add the pool\")
+Cc: stable@vger.kernel.org
+Reported-by: Rita Reporter <rita@example.com>
+Closes: https://bugs.example.org/1234
+Co-developed-by: Cora Dev <cora@example.com>
+Signed-off-by: Cora Dev <cora@example.com>
+Signed-off-by: $pat"
+commit n.c "Pat Contributor" pat@old.example.net "n: no fixes at all" \
+	"Signed-off-by: Pat Contributor <pat@old.example.net>"
+git format-patch -q --thread=shallow -o "$TRASH/c" base2..clean
+to_mbox "$TRASH/c.mbox" "$TRASH"/c/*.patch
+cid=$(msgid_of "$TRASH/c/0001-m-fix-the-pool-s-size.patch")
+"$LORE_AM" -m "$TRASH/c.mbox" "$cid" >/dev/null 2>"$TRASH/err"
+is "$(sed -n '/^Gate/,/^---/p' "$TRASH/err" | grep -vcE '^(Gate .*|---|  ✓ \[PATCH [12]/2\] .*)$')" 0 \
+	"a clean series: no line but ✓"
+is "$(grep -c '^  ✓ \[PATCH [12]/2\]' "$TRASH/err")" 2 "one ✓ per patch"
+# -s: the applier's sign-off goes last, once
+"$LORE_AM" -s -m "$TRASH/c.mbox" "$cid" >"$TRASH/out" 2>"$TRASH/err"
+is "$(grep -cE '^  (!|✗) ' "$TRASH/err")" 0 "-s: your sign-off is last and once"
+check "and it is there" grep -qx "Signed-off-by: Test Maintainer <maintainer@example.org>" "$TRASH/out"
