@@ -195,6 +195,10 @@ entries(struct cli *c)
 	    {"no-attestation", 0, 0, G_OPTION_ARG_NONE, NULL,
 	     "Do not check the DKIM and patatt signatures of the patches",
 	     NULL},
+	    {"explain", 0, 0, G_OPTION_ARG_NONE, NULL,
+	     "Say why this revision and these patches, and the option that "
+	     "takes each other candidate",
+	     NULL},
 	    {"quiet", 'q', 0, G_OPTION_ARG_NONE, NULL,
 	     "Print only errors on stderr", NULL},
 	    {"version", 'V', 0, G_OPTION_ARG_NONE, NULL,
@@ -244,6 +248,7 @@ entries(struct cli *c)
 	    &c->check,
 	    &c->no_index,
 	    &c->no_attestation,
+	    &c->explain,
 	    &c->quiet,
 	    &c->version,
 	    &c->args,
