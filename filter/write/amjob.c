@@ -6,6 +6,7 @@
  */
 #include "write/amjob.h"
 #include "series/cherrypick.h"
+#include "series/explain.h"
 #include "write/copypick.h"
 #include "trailers/followup.h"
 #include "series/series.h"
@@ -351,6 +352,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if (o->result)
 		note_result(ser, o->result);
 	report_revisions(s, ser, o);
+	if (o->explain)
+		explain_series(s, ser, o->use_version);
 	if (o->cherry_pick) {
 		pick = cherrypick_parse(ser, o->cherry_pick, o->target, &err);
 		if (!pick) {

@@ -55,6 +55,7 @@ struct amjob_opts {
 	gboolean base_later;   /* the Base: lines are the caller's (after.h) */
 	struct attest *attest; /* NULL: no attestation */
 	struct gate_opts gate; /* lore-am.gate, the checks before applying */
+	gboolean explain;      /* --explain: why this revision, these patches */
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */
