@@ -52,7 +52,7 @@ void gate_add(struct gate *g, const char *subject, const char *author_name,
 /*
  * Run the checks on every patch added (the tree checks with at most a
  * few git processes for the whole series: one cat-file --batch-check,
- * one log, one check-mailmap, one tag --contains per fixed commit) and
+ * one log, one check-mailmap, one name-rev for the release tags) and
  * print the summary's gate lines. Returns LORE_EGATE when the policy is
  * hardfail and a check failed (one line on stderr names the patch and
  * the check), else LORE_OK.
