@@ -7,7 +7,7 @@
 # tags; a kernel test robot's tags held back; hardfail writes nothing.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 46
+plan 48
 
 R=$TRASH/repo
 make_repo "$R"
@@ -168,3 +168,15 @@ is "$(grep -c '^  ✓ \[PATCH [12]/2\]' "$TRASH/err")" 2 "one ✓ per patch"
 "$LORE_AM" -s -m "$TRASH/c.mbox" "$cid" >"$TRASH/out" 2>"$TRASH/err"
 is "$(grep -cE '^  (!|✗) ' "$TRASH/err")" 0 "-s: your sign-off is last and once"
 check "and it is there" grep -qx "Signed-off-by: Test Maintainer <maintainer@example.org>" "$TRASH/out"
+
+# hostile values: what is not a commit id never reaches git's argv or
+# stdin, and the author's name goes to check-mailmap one line at most
+git checkout -q -b hostile base2
+commit h1.c "Pat Contributor" pat@old.example.net "h1: hostile fixes" \
+	"Fixes: --batch-all-objects (\"x\")
+Signed-off-by: Pat <pat@example.com>"
+git format-patch -q --thread -o "$TRASH/h" base2..hostile
+GIT_TRACE=$TRASH/htrace "$LORE_AM" -m "$TRASH"/h/*.patch "$(msgid_of "$TRASH"/h/*.patch)" >/dev/null 2>"$TRASH/err"
+check "a Fixes: that is no id: ✗, named" grep -qxF "    ✗ Fixes: '--batch-all-objects (\"x\")' does not start with a commit id" "$TRASH/err"
+! grep -q "batch-all-objects" "$TRASH/htrace"
+ok $? "and it reached no git command line"
