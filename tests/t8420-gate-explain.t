@@ -5,7 +5,7 @@
 # unversioned resend rule, and a "Re:" mail with a diff left out.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 13
+plan 16
 
 two_revisions "$TRASH/repo"
 to_mbox "$TRASH/t.mbox" "$TRASH"/p1/*.patch "$TRASH"/p2/*.patch
@@ -26,6 +26,17 @@ check "no version tag: v1" grep -qxF '    its subjects carry no version tag: v1 
 "$LORE_AM" -m "$TRASH/t.mbox" "$id" >/dev/null 2>"$TRASH/err"
 ! grep -q "Explain" "$TRASH/err"
 ok $? "without --explain: not said"
+
+# the gate is for what is applied: --range-diff compares, under hardfail
+# too (these patches carry no sign-off, a ✗ each)
+git config --global lore-am.gate hardfail
+"$LORE_AM" -m "$TRASH/t.mbox" "$id" >/dev/null 2>&1
+is $? 3 "hardfail: the series without sign-offs is refused"
+"$LORE_AM" -m "$TRASH/t.mbox" --range-diff "$id" >"$TRASH/rd" 2>"$TRASH/err"
+is $? 0 "--range-diff runs all the same"
+! grep -q "Gate" "$TRASH/err"
+ok $? "and says nothing of the gate"
+git config --global --unset lore-am.gate
 
 # a single patch sent again without a version tag, and a "Re:" mail with
 # a diff answering it

@@ -43,7 +43,7 @@ gate_new(const struct gate_opts *o)
 	g = g_new0(struct gate, 1);
 	g->o = *o;
 	g->patches = g_ptr_array_new();
-	g->tree = -1;
+	g->tree = o->tree_known ? o->in_tree : -1;
 	return g;
 }
 
@@ -153,18 +153,15 @@ gboolean
 gate_tree(struct gate *g)
 {
 	const char *const argv[] = {"git", "rev-parse", "--git-dir", NULL};
-	GString *out;
 
-	if (g->tree >= 0)
-		return g->tree;
-	out = g_string_new(NULL);
-	{
+	if (g->tree < 0) {
 		struct gitrun_bound b = {GATE_GIT_TIMEOUT, 4096, FALSE, 0};
+		GString *out = g_string_new(NULL);
 
 		g->tree =
 		    gitrun_bounded(g->o.dir, argv, NULL, 0, out, &b, NULL) == 0;
+		g_string_free(out, TRUE);
 	}
-	g_string_free(out, TRUE);
 	if (!g->tree && !g->tree_noted) {
 		lore_info("NOTE: gate: not in a git tree: the Fixes:, "
 			  "Cc: stable and .mailmap checks are skipped");

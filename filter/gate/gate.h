@@ -30,6 +30,8 @@ struct gate_opts {
 	const char *user_name;	/* the applier (git config user.*) */
 	const char *user_email; /* or NULL */
 	const char *dir;	/* the git tree asked, NULL: the current one */
+	gboolean tree_known;	/* the caller knows whether @dir is in a */
+	gboolean in_tree;	/* git work tree: the gate need not ask */
 };
 
 struct gate;

@@ -76,6 +76,8 @@ report_revisions(struct series_set *s, struct series *ser,
 	}
 	g_string_free(others, TRUE);
 	g_array_unref(revs);
+	if (o->explain)
+		explain_series(s, ser, o->use_version);
 }
 
 /* "2, 4-6, 9": runs of consecutive numbers from the ascending @nums */
@@ -352,8 +354,6 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if (o->result)
 		note_result(ser, o->result);
 	report_revisions(s, ser, o);
-	if (o->explain)
-		explain_series(s, ser, o->use_version);
 	if (o->cherry_pick) {
 		pick = cherrypick_parse(ser, o->cherry_pick, o->target, &err);
 		if (!pick) {
