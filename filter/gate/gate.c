@@ -9,6 +9,7 @@
 #include "gate/gate-int.h"
 #include "core/gitrun.h"
 #include "mail/body.h"
+#include "mail/mailinfo.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -70,12 +71,27 @@ gate_free(struct gate *g)
 	g_free(g);
 }
 
+/* The commit message of @body: up to the line where git's patchbreak()
+ * starts the patch (the trailers are above it; the diff is not read). */
+static char *
+commit_message(const char *body)
+{
+	size_t pos = 0, len = strlen(body), start, ll;
+	const char *l;
+
+	for (start = 0; lore_next_line(body, len, &pos, &l, &ll); start = pos)
+		if (mailinfo_is_patch_break(l, ll))
+			return g_strndup(body, start);
+	return g_strdup(body);
+}
+
 void
 gate_add(struct gate *g, const char *subject, const char *author_name,
 	 const char *author_email, const char *body)
 {
 	struct gate_patch *p;
 	struct body_parts bp;
+	g_autofree char *msg = NULL;
 	guint i;
 
 	if (!g)
@@ -89,7 +105,8 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 	p->trailers = trailer_array_new();
 	/* the trailer block git am commits: the last paragraph above the
 	 * patch (body_split() takes it off the message as b4 does) */
-	body_split(body, &bp);
+	msg = commit_message(body);
+	body_split(msg, &bp);
 	for (i = 0; i < bp.trailers->len; i++)
 		g_ptr_array_add(p->trailers,
 				trailer_copy(bp.trailers->pdata[i]));
