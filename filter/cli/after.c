@@ -287,12 +287,19 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 
 	if (c->passthrough || o->result)
 		return amjob_run(s, o);
-	if (c->range_diff)
+	if (c->range_diff) {
+		/* a comparison applies nothing: the gate is for what is */
+		o->gate.policy = GATE_OFF;
 		return rangediff_run(s, o, c->range_diff, cfg);
+	}
 	/* with -q no Base: line is read: no git process for it */
 	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;
-	if (!plain)
+	if (!plain) {
 		top = treecheck_toplevel();
+		/* the gate need not ask git again */
+		o->gate.tree_known = TRUE;
+		o->gate.in_tree = top != NULL;
+	}
 	/* outside a work tree, and without those options: the am job's
 	 * own Base: lines, no git process */
 	plain = plain || (!top && !c->apply && !c->check);

@@ -63,6 +63,7 @@ struct cli {
 	char *version_pair; /* -v OLD..NEW, for --range-diff, or NULL */
 	gboolean no_index;
 	gboolean no_attestation;
+	gboolean explain; /* --explain */
 	char **args;
 };
 

@@ -219,6 +219,10 @@ static GOptionEntry entries[] = {
      "Read -m mailboxes whole, without their index (lore-am.index)", NULL},
     {"no-attestation", 0, 0, G_OPTION_ARG_NONE, &opts.no_attestation,
      "Do not check the DKIM and patatt signatures of the patches", NULL},
+    {"explain", 0, 0, G_OPTION_ARG_NONE, &opts.explain,
+     "Say why this revision and these patches, and the option that "
+     "takes each other candidate",
+     NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet,
      "Print only errors on stderr", NULL},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opts.version,

@@ -280,7 +280,9 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	runopts_am(&o, c, cfg);
 	o.target = target;
 	o.result = res;
-	rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
+	rc = runopts_gate(&o, cfg);
+	if (!rc)
+		rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
 	if (!rc)
 		rc = after_am(s, &o, c, cfg);
 	attest_free(o.attest);

@@ -74,6 +74,10 @@ runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 	o->no_cover = c->no_cover;
 	o->arriving = c->passthrough;
 	o->allow_unicode_control = c->allow_unicode_control;
+	o->explain = c->explain;
+	o->gate.add_my_sob = c->add_my_sob;
+	o->gate.user_name = o->trailers.user_name;
+	o->gate.user_email = o->trailers.user_email;
 	v = config_get(cfg, "summary-linkmask", "linkmask");
 	o->link_mask = g_strdup(v ? v : DEFAULT_LINK_MASK);
 }
@@ -87,6 +91,19 @@ runopts_am_clear(struct amjob_opts *o)
 	g_free(o->trailers.user_name);
 	g_free(o->trailers.user_email);
 	g_free(o->link_mask);
+}
+
+int
+runopts_gate(struct amjob_opts *o, struct config *cfg)
+{
+	const char *v = config_get(cfg, "gate", NULL);
+	g_autofree char *s = NULL;
+
+	if (!v || gate_parse_policy(v, &o->gate.policy))
+		return LORE_OK;
+	s = lore_term_safe(v, -1);
+	lore_err("lore-am.gate '%s' is not off, warn or hardfail", s);
+	return LORE_EUSAGE;
 }
 
 void

@@ -65,6 +65,7 @@ watch(GPid pid, int fd, GString *out, struct gitrun_bound *b, int *st)
 				     : G_MAXINT64;
 	struct pollfd p = {fd, POLLIN, 0};
 	gboolean open_ = TRUE;
+	int nap = 1; /* ms: a git that closed its output exits at once */
 
 	for (;;) {
 		int ms = left_ms(deadline), r;
@@ -77,7 +78,8 @@ watch(GPid pid, int fd, GString *out, struct gitrun_bound *b, int *st)
 				return TRUE;
 			if (r < 0 && errno != EINTR)
 				return FALSE;
-			g_usleep(MIN(ms, 20) * 1000);
+			g_usleep(MIN(ms, nap) * 1000);
+			nap = MIN(nap * 2, 20);
 			continue;
 		}
 		r = poll(&p, 1, MIN(ms, 1000));

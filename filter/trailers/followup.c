@@ -9,6 +9,7 @@
  */
 #include "trailers/followup.h"
 #include "trailers/bodyparts.h"
+#include "trailers/bots.h"
 #include "mail/patchid.h"
 #include "trailers/hygiene.h"
 #include "trailers/trailer.h"
@@ -145,6 +146,8 @@ attach_replies(struct followups *f, gboolean sloppy)
 		struct spatch *p = answered(f->set, r, memo, on_path, path);
 		GPtrArray *sent = e->trailers;
 
+		if (bots_hold(f, e))
+			continue;
 		for (k = 0; k < sent->len; k++) {
 			struct trailer *t = sent->pdata[k];
 
@@ -209,6 +212,7 @@ followup_free(struct followups *f)
 	hygiene_free(f->hygiene);
 	if (f->carried)
 		g_hash_table_destroy(f->carried);
+	bots_clear(f);
 	g_free(f);
 }
 
@@ -545,6 +549,7 @@ followup_report(struct followups *f)
 	guint i;
 
 	hygiene_report(f->hygiene);
+	bots_report(f);
 	if (!f->mismatches->len)
 		return;
 	seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);

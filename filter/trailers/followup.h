@@ -52,6 +52,7 @@ struct followups {
 	GHashTable *carried;	    /* struct spatch * of @carried_for ->
 				       GPtrArray * from other revisions */
 	struct hygiene *hygiene;    /* trailers refused or noted (hygiene.h) */
+	GPtrArray *held; /* bots' reports held back (bots.h), or NULL */
 };
 
 /*

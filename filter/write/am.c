@@ -20,6 +20,9 @@ am_note_clear(struct am_note *n)
 		g_ptr_array_free(n->added, TRUE);
 	if (n->ignored)
 		g_ptr_array_free(n->ignored, TRUE);
+	g_free(n->author_name);
+	g_free(n->author_email);
+	g_free(n->body);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -192,6 +195,11 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 				      note ? note->ignored : NULL);
 	else
 		body = g_strdup(mi.body);
+	if (note) {
+		note->author_name = g_strdup(mi.author_name);
+		note->author_email = g_strdup(mi.author_email);
+		note->body = g_strdup(body);
+	}
 	from =
 	    am_format_addr(*mi.author_name ? mi.author_name : mi.author_email,
 			   mi.author_email);

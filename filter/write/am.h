@@ -20,6 +20,9 @@ struct am_note {
 	char *subject;	    /* the "[PATCH ...] title" line written */
 	GPtrArray *added;   /* "Reviewed-by: ..." strings added (char *) */
 	GPtrArray *ignored; /* strings dropped by trailers-ignore-from */
+	char *author_name;  /* the author git am records ("" when none) */
+	char *author_email;
+	char *body; /* the text git am commits: message, trailers, patch */
 };
 
 void am_note_clear(struct am_note *n);

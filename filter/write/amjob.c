@@ -6,6 +6,7 @@
  */
 #include "write/amjob.h"
 #include "series/cherrypick.h"
+#include "series/explain.h"
 #include "write/copypick.h"
 #include "trailers/followup.h"
 #include "series/series.h"
@@ -75,6 +76,8 @@ report_revisions(struct series_set *s, struct series *ser,
 	}
 	g_string_free(others, TRUE);
 	g_array_unref(revs);
+	if (o->explain)
+		explain_series(s, ser, o->use_version);
 }
 
 /* "2, 4-6, 9": runs of consecutive numbers from the ascending @nums */
@@ -214,7 +217,8 @@ refuse_unsafe(const struct spatch *p, const char *msg,
 /* Build the mbox (and the cover letter) in memory. */
 static int
 build(struct followups *f, struct series *ser, GHashTable *pick,
-      const struct amjob_opts *o, GString *mbox, GString *cover, guint *count)
+      const struct amjob_opts *o, struct gate *gate, GString *mbox,
+      GString *cover, guint *count)
 {
 	struct spatch *cp = series_cover(ser);
 	gboolean from_warned = FALSE;
@@ -267,6 +271,8 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 			return rc;
 		}
 		say_safe("  ", note.subject);
+		gate_add(gate, note.subject, note.author_name,
+			 note.author_email, note.body);
 		for (k = 0; k < note.added->len; k++)
 			say_added(o, fu, note.subject, note.added->pdata[k],
 				  &arc);
@@ -350,6 +356,7 @@ int
 amjob_run(struct series_set *s, const struct amjob_opts *o)
 {
 	struct followups *f = NULL;
+	struct gate *gate = gate_new(&o->gate);
 	struct series *ser;
 	GHashTable *pick = NULL;
 	GString *mbox = NULL, *cover = NULL;
@@ -390,7 +397,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if ((o->outdir && !o->no_cover) || o->hold)
 		cover = g_string_new(NULL);
 	f = followup_collect(s, o->sloppy);
-	rc = build(f, ser, pick, o, mbox, cover, &count);
+	rc = build(f, ser, pick, o, gate, mbox, cover, &count);
 	if (o->result)
 		o->result->attestation = attest_outcome(o->attest);
 	if (rc)
@@ -403,6 +410,8 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 			lore_info("---");
 		say_safe("WARNING: ", s->warnings->pdata[i]);
 	}
+	if ((rc = gate_run(gate)))
+		goto out;
 	if (!count) {
 		lore_err("no patches to write");
 		rc = LORE_ENOTFOUND;
@@ -463,5 +472,6 @@ out:
 	if (cover)
 		g_string_free(cover, TRUE);
 	followup_free(f);
+	gate_free(gate);
 	return rc;
 }

@@ -16,6 +16,7 @@
 
 #include "write/am.h"
 #include "attest/attest.h"
+#include "gate/gate.h"
 #include "series/series.h"
 
 /* What the job found, for callers that report it (--passthrough). */
@@ -53,6 +54,8 @@ struct amjob_opts {
 	gboolean hold;	       /* keep the mbox in result, write nothing */
 	gboolean base_later;   /* the Base: lines are the caller's (after.h) */
 	struct attest *attest; /* NULL: no attestation */
+	struct gate_opts gate; /* lore-am.gate, the checks before applying */
+	gboolean explain;      /* --explain: why this revision, these patches */
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */

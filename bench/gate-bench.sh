@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# gate-bench.sh - what the maintainer's gate (lore-am.gate) costs: the
+# large generated thread (gen-thread.sh --preset large, 3303 messages,
+# v3 of 100 patches) read in a work tree of the kernel-sized repository
+# (gen-tree.sh: 80 000 files, 3 000 commits, release tags v6.6 and v6.7
+# added), with the gate off and on (warn), in two forms: the thread as
+# generated (no Fixes:, every patch signed off by its author: the gate
+# runs no git process) and the same thread with a Fixes: line in every
+# patch naming a commit of the tree (100 distinct commits, so one
+# cat-file --batch-check, one log and 100 tag --contains). Medians of
+# RUNS interleaved pairs of wall-time runs and lore-am's own
+# instructions (callgrind; the git children are not counted there).
+#
+# Usage:
+#   gate-bench.sh [-n RUNS] [-w DIR] [-L LORE_AM]
+#
+#   -n RUNS     runs of each command (default 10)
+#   -w DIR      work folder, kept and reused (default bench/out/gate)
+#   -L LORE_AM  the binary to time (default ./lore-am of this tree)
+#
+# Prints a Markdown report on stdout; progress on stderr. Needs git, perl
+# and valgrind. See bench/README.md.
+set -euo pipefail
+
+usage() {
+	sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'
+	exit "${1:-2}"
+}
+die() { echo "gate-bench.sh: $*" >&2; exit 2; }
+say() { echo "gate-bench.sh: $*" >&2; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+runs=10 work=$here/out/gate lore=$here/../lore-am
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) runs=${2:?}; shift 2 ;;
+	-w) work=${2:?}; shift 2 ;;
+	-L) lore=${2:?}; shift 2 ;;
+	-h|--help) usage 0 ;;
+	*) echo "gate-bench.sh: unknown argument '$1'" >&2; usage ;;
+	esac
+done
+case $runs in ''|*[!0-9]*|0) die "-n takes a positive number" ;; esac
+for p in git perl valgrind; do
+	command -v "$p" >/dev/null || die "$p not found"
+done
+lore=$(cd "$(dirname "$lore")" && pwd)/$(basename "$lore")
+[ -x "$lore" ] || die "no lore-am at $lore"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+
+# the tree, a work tree of it with release tags, the thread
+if [ ! -d "$work/tree/tree.git" ]; then
+	say "generating the tree (about 20 s)"
+	rm -rf "$work/tree"
+	"$here/gen-tree.sh" -S 10 -o "$work/tree" >&2
+fi
+if [ ! -d "$work/user" ]; then
+	say "checking out the tree (80 000 files)"
+	git clone -q "$work/tree/tree.git" "$work/user"
+	git -C "$work/user" tag -a -m v6.6 v6.6 main~2000
+	git -C "$work/user" tag -a -m v6.7 v6.7 main~1000
+fi
+if [ ! -f "$work/large.id" ]; then
+	say "generating the large thread"
+	"$here/gen-thread.sh" --preset large -o "$work/large.mbox" >"$work/large.id"
+fi
+id=$(cat "$work/large.id")
+# every patch (not the cover letters, not the replies) gets a Fixes:
+# naming one of the tree's last 100 commits, above its first sign-off;
+# bodies sent base64 or quoted-printable are left as they are
+if [ ! -f "$work/fixes.mbox" ]; then
+	git -C "$work/user" log -n 100 --abbrev=12 --format='%h %s' main \
+		>"$work/commits"
+	perl -e '
+	open(my $c, "<", $ARGV[0]) or die; my @c = <$c>; chomp @c;
+	open(my $m, "<", $ARGV[1]) or die; local $/; my $all = <$m>;
+	my @msgs = split /(?=^From \S+ .*\n)/m, $all; my ($k, $n) = (0, 0);
+	for (@msgs) {
+		my ($h, $b) = split /\n\n/, $_, 2; next unless defined $b;
+		next unless $h =~ /^Subject: \[PATCH[^\]]*\s0*[1-9]\d*\/\d+\]/mi;
+		next if $h =~ /^Content-Transfer-Encoding: *(base64|quoted)/mi;
+		my ($id, $s) = split / /, $c[$k++ % @c], 2;
+		$n++ if $b =~ s/^(Signed-off-by: )/Fixes: $id ("$s")\n$1/m;
+		$_ = "$h\n\n$b";
+	}
+	print STDERR "gate-bench.sh: a Fixes: line in $n patches\n";
+	open(my $o, ">", $ARGV[2]) or die; print $o @msgs;
+	' "$work/commits" "$work/large.mbox" "$work/fixes.mbox"
+fi
+for g in off warn; do
+	mkdir -p "$work/home-$g"
+	printf '[lore-am]\n\tgate = %s\n\tattestation-policy = off\n' "$g" \
+		>"$work/home-$g/.gitconfig"
+done
+
+cd "$work/user"
+# one run's wall time in seconds
+one() {
+	local t0 t1
+	t0=$(date +%s%N)
+	HOME=$work/home-$1 "$lore" -m "$work/$2.mbox" -o - "$id" >/dev/null 2>&1 || true
+	t1=$(date +%s%N)
+	echo "$(( (t1 - t0) / 1000 ))"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6 }'; }
+report=$work/report.md
+{
+	echo "Command: \`bench/gate-bench.sh -n $runs\`, $(date -u +%H:%M) UTC, load $(cut -d' ' -f1 /proc/loadavg) at the start."
+	echo
+	echo "| thread | gate off | gate warn | warn / off | git processes the gate adds |"
+	echo "|---|---|---|---|---|"
+} >"$report"
+for t in large fixes; do
+	say "timing $t: $runs interleaved pairs"
+	one off "$t" >/dev/null; one warn "$t" >/dev/null
+	: >"$work/$t.off.times"; : >"$work/$t.warn.times"
+	for _ in $(seq "$runs"); do
+		one off "$t" >>"$work/$t.off.times"
+		one warn "$t" >>"$work/$t.warn.times"
+	done
+	off=$(median <"$work/$t.off.times")
+	warn=$(median <"$work/$t.warn.times")
+	rm -f "$work/$t.trace" "$work/$t.trace-off"
+	HOME=$work/home-warn GIT_TRACE=$work/$t.trace "$lore" -m "$work/$t.mbox" -o - "$id" >/dev/null 2>&1 || true
+	HOME=$work/home-off GIT_TRACE=$work/$t.trace-off "$lore" -m "$work/$t.mbox" -o - "$id" >/dev/null 2>&1 || true
+	ngit=$(( $(grep -c 'trace: built-in: git' "$work/$t.trace") - $(grep -c 'trace: built-in: git' "$work/$t.trace-off") ))
+	echo "| $t (wall, median) | ${off} s | ${warn} s | $(perl -e "printf '%.3f', $warn / $off") | $ngit |" >>"$report"
+done
+for t in large fixes; do
+	for g in off warn; do
+		say "counting instructions: $t, gate $g"
+		HOME=$work/home-$g valgrind --tool=callgrind \
+			--callgrind-out-file="$work/cg.$t.$g" "$lore" \
+			-m "$work/$t.mbox" -o - "$id" >/dev/null 2>"$work/cg.$t.$g.err" || true
+		eval "i_${t}_$g=$(sed -n 's/^summary: //p' "$work/cg.$t.$g")"
+	done
+done
+{
+	echo
+	echo "| thread | instructions, gate off | gate warn | warn / off |"
+	echo "|---|---|---|---|"
+	for t in large fixes; do
+		eval "o=\$i_${t}_off w=\$i_${t}_warn"
+		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") |"
+	done
+} >>"$report"
+cat "$report"

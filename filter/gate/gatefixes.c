@@ -1,0 +1,422 @@
+/*
+ * gatefixes.c - the gate's Fixes: and Cc: stable checks, as linux-next's
+ * "Fixes tag needs some work" mails ask them: each Fixes: names a commit
+ * of this tree (all ids of the series resolved by one `git cat-file
+ * --batch-check`, their subjects read by one `git log --no-walk`), by at
+ * least 12 hex digits, and quotes that commit's subject; the line to use
+ * is suggested. A fix for a commit that a release tag ("v6.6", not an
+ * -rc) holds wants Cc: stable (stable-kernel-rules.rst), one for a commit
+ * newer than every release does not: one `git name-rev` for all the
+ * fixed commits says which (a `git tag --contains` for each cost a
+ * tenth of a second apiece in a kernel-sized tree).
+ */
+#include "gate/gate-int.h"
+
+#include <string.h>
+
+#define GATE_ID_MIN 12	   /* submitting-patches.rst: at least 12 */
+#define GATE_FIXES_MAX 256 /* distinct ids asked about in one run */
+
+struct fix {
+	char *id;	/* as written, lower case */
+	char *full;	/* the object it names, NULL when none */
+	char *type;	/* its type ("commit"), or "missing", "ambiguous" */
+	char *subject;	/* the commit's, or NULL */
+	char *release;	/* the first release tag holding it, or NULL */
+	gboolean asked; /* a release was looked for */
+};
+
+static void
+fix_free(struct fix *f)
+{
+	g_free(f->id);
+	g_free(f->full);
+	g_free(f->type);
+	g_free(f->subject);
+	g_free(f->release);
+	g_free(f);
+}
+
+/* "abcdef123456 (\"subject\")": the id (lower case) and the quoted
+ * subject (or NULL); FALSE when the value does not start with an id. */
+static gboolean
+parse_fixes(const char *v, char **id, char **subject)
+{
+	size_t n = strspn(v, "0123456789abcdefABCDEF");
+	const char *q, *e;
+
+	*id = *subject = NULL;
+	if (n < 4 || n > 64 || (v[n] && !g_ascii_isspace(v[n])))
+		return FALSE;
+	*id = g_ascii_strdown(v, n);
+	q = strstr(v + n, "(\"");
+	e = q ? strrchr(q, '"') : NULL;
+	if (q && e > q + 1 && e[1] == ')')
+		*subject = g_strndup(q + 2, e - q - 2);
+	return TRUE;
+}
+
+/* white space runs as one space, ends trimmed: a wrapped line compares */
+static char *
+squeeze(const char *s)
+{
+	g_auto(GStrv) w = g_strsplit_set(s, " \t\n", -1);
+	GString *o = g_string_new(NULL);
+	guint i;
+
+	for (i = 0; w[i]; i++)
+		if (*w[i])
+			g_string_append_printf(o, "%s%s", o->len ? " " : "",
+					       w[i]);
+	return g_string_free(o, FALSE);
+}
+
+static gboolean
+is_release(const char *tag)
+{
+	const char *p = tag + 1;
+
+	/* v6.6, v6.6.1, v2.6.39: digits and dots, no -rc */
+	if (tag[0] != 'v' || !g_ascii_isdigit(*p))
+		return FALSE;
+	for (; *p; p++)
+		if (!g_ascii_isdigit(*p) && *p != '.')
+			return FALSE;
+	return strchr(tag, '.') != NULL;
+}
+
+/* The first release tag of git tag's @out (sorted by version). */
+static char *
+first_release(const char *out)
+{
+	g_auto(GStrv) l = g_strsplit(out, "\n", -1);
+	guint i;
+
+	for (i = 0; l[i]; i++)
+		if (is_release(g_strstrip(l[i])))
+			return g_strdup(l[i]);
+	return NULL;
+}
+
+/* One cat-file --batch-check for all ids, in the order given. */
+static void
+resolve(struct gate *g, GPtrArray *fixes)
+{
+	const char *argv[] = {"git", "cat-file",
+			      "--batch-check=%(objectname) %(objecttype)",
+			      NULL};
+	GString *in = g_string_new(NULL), *out = g_string_new(NULL);
+	guint i;
+
+	for (i = 0; i < fixes->len; i++)
+		g_string_append_printf(in, "%s\n",
+				       ((struct fix *)fixes->pdata[i])->id);
+	if (gate_git(g, argv, in->str, out)) {
+		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
+
+		for (i = 0; i < fixes->len && l[i]; i++) {
+			struct fix *f = fixes->pdata[i];
+			char *sp = strchr(l[i], ' ');
+
+			if (!sp)
+				continue;
+			*sp = '\0';
+			f->type = g_strdup(sp + 1);
+			if (strcmp(f->type, "missing") &&
+			    strcmp(f->type, "ambiguous"))
+				f->full = g_strdup(l[i]);
+		}
+	}
+	g_string_free(in, TRUE);
+	g_string_free(out, TRUE);
+}
+
+/* The subjects of the commits among @fixes: one git log --no-walk (an
+ * 8-digit and a 12-digit id of one commit are asked about once). */
+static void
+subjects(struct gate *g, GPtrArray *fixes)
+{
+	GPtrArray *argv = g_ptr_array_new();
+	GHashTable *by =
+	    g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	GString *out = g_string_new(NULL);
+	guint i;
+
+	g_ptr_array_add(argv, "git");
+	g_ptr_array_add(argv, "log");
+	g_ptr_array_add(argv, "--no-walk=unsorted");
+	g_ptr_array_add(argv, "--format=%H %s");
+	for (i = 0; i < fixes->len; i++) {
+		struct fix *f = fixes->pdata[i];
+
+		if (f->full && !g_strcmp0(f->type, "commit") &&
+		    !g_hash_table_contains(by, f->full)) {
+			g_ptr_array_add(argv, f->full);
+			g_hash_table_insert(by, f->full, NULL);
+		}
+	}
+	g_ptr_array_add(argv, NULL);
+	if (g_hash_table_size(by) &&
+	    gate_git(g, (const char *const *)argv->pdata, NULL, out)) {
+		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
+
+		for (i = 0; l[i]; i++) {
+			char *sp = strchr(l[i], ' ');
+
+			if (!sp)
+				continue;
+			*sp = '\0';
+			/* insert keeps the key there (f->full) */
+			if (g_hash_table_contains(by, l[i]))
+				g_hash_table_insert(by, l[i], g_strdup(sp + 1));
+		}
+		for (i = 0; i < fixes->len; i++) {
+			struct fix *f = fixes->pdata[i];
+
+			if (f->full)
+				f->subject =
+				    g_strdup(g_hash_table_lookup(by, f->full));
+		}
+	}
+	g_string_free(out, TRUE);
+	g_hash_table_destroy(by);
+	g_ptr_array_free(argv, TRUE);
+}
+
+/* The release of git name-rev's @name ("v6.6~12", "v6.7^0"), or NULL. */
+static char *
+release_of(const char *name)
+{
+	g_autofree char *tag = g_strndup(name, strcspn(name, "~^"));
+
+	return is_release(tag) ? g_steal_pointer(&tag) : NULL;
+}
+
+/*
+ * The release tag holding each fixed commit, all at once: one git
+ * name-rev, limited to release tags, which names a commit after the
+ * oldest tag holding it (the first release it was in) or "undefined".
+ */
+static void
+releases(struct gate *g, GPtrArray *fixes)
+{
+	GPtrArray *argv = g_ptr_array_new(), *asked = g_ptr_array_new();
+	GString *out = g_string_new(NULL);
+	guint i;
+
+	g_ptr_array_add(argv, "git");
+	g_ptr_array_add(argv, "name-rev");
+	g_ptr_array_add(argv, "--name-only");
+	g_ptr_array_add(argv, "--tags");
+	g_ptr_array_add(argv, "--refs=v[0-9]*");
+	g_ptr_array_add(argv, "--exclude=v*-*");
+	for (i = 0; i < fixes->len; i++) {
+		struct fix *f = fixes->pdata[i];
+
+		if (f->subject) {
+			g_ptr_array_add(argv, f->full);
+			g_ptr_array_add(asked, f);
+		}
+	}
+	g_ptr_array_add(argv, NULL);
+	if (asked->len &&
+	    gate_git(g, (const char *const *)argv->pdata, NULL, out)) {
+		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
+
+		for (i = 0; i < asked->len && l[i]; i++) {
+			struct fix *f = asked->pdata[i];
+
+			f->asked = TRUE;
+			f->release = release_of(l[i]);
+		}
+	}
+	g_string_free(out, TRUE);
+	g_ptr_array_free(asked, TRUE);
+	g_ptr_array_free(argv, TRUE);
+}
+
+/* The newest release tag of the tree, or NULL when it has none. */
+static char *
+latest_release(struct gate *g)
+{
+	const char *argv[] = {
+	    "git", "tag", "--list", "v[0-9]*", "--sort=-version:refname", NULL};
+	GString *out = g_string_new(NULL);
+	char *r = NULL;
+
+	if (gate_git(g, argv, NULL, out))
+		r = first_release(out->str);
+	g_string_free(out, TRUE);
+	return r;
+}
+
+static gboolean
+cc_stable(const struct gate_patch *p)
+{
+	guint i;
+
+	for (i = 0; i < p->trailers->len; i++) {
+		const struct trailer *t = p->trailers->pdata[i];
+
+		if (gate_is(t, "cc") &&
+		    (strstr(t->value, "stable@vger.kernel.org") ||
+		     strstr(t->value, "stable@kernel.org")))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* What the tree says of one Fixes: of @p. */
+static void
+judge(struct gate_patch *p, const struct fix *f, const char *subject)
+{
+	g_autofree char *want = NULL, *got = NULL, *line = NULL;
+
+	if (!f->type)
+		return; /* git could not be asked: said already */
+	if (!f->full) {
+		gate_find(p, GATE_FAIL, "Fixes: %s is %s in this tree", f->id,
+			  !strcmp(f->type, "ambiguous") ? "ambiguous"
+							: "not an object");
+		return;
+	}
+	if (strcmp(f->type, "commit")) {
+		gate_find(p, GATE_FAIL, "Fixes: %s is a %s, not a commit",
+			  f->id, f->type);
+		return;
+	}
+	if (!f->subject)
+		return;
+	line = g_strdup_printf("Fixes: %.12s (\"%s\")", f->full, f->subject);
+	want = squeeze(f->subject);
+	got = subject ? squeeze(subject) : NULL;
+	if (got && strcmp(got, want))
+		gate_find(p, GATE_FAIL,
+			  "Fixes: %s: the subject is not that commit's; "
+			  "use: %s",
+			  f->id, line);
+	else if (strlen(f->id) < GATE_ID_MIN)
+		gate_find(p, GATE_NOTE,
+			  "Fixes: %s has %zu hex digits, at least %d are "
+			  "asked; use: %s",
+			  f->id, strlen(f->id), GATE_ID_MIN, line);
+	else if (!got)
+		gate_find(p, GATE_NOTE,
+			  "Fixes: %s quotes no subject (\"...\"); use: %s",
+			  f->id, line);
+}
+
+/* Cc: stable, from the releases that hold the fixed commits of @p. */
+static void
+stable(struct gate_patch *p, GPtrArray *mine, const char *latest)
+{
+	const struct fix *rel = NULL, *newer = NULL;
+	gboolean cc = cc_stable(p);
+	guint i;
+
+	for (i = 0; i < mine->len; i++) {
+		const struct fix *f = mine->pdata[i];
+
+		if (f->release && !rel)
+			rel = f;
+		else if (f->asked && !f->release && !newer)
+			newer = f;
+	}
+	if (rel && !cc)
+		gate_find(p, GATE_NOTE,
+			  "Fixes: %.12s is in %s: no Cc: "
+			  "stable@vger.kernel.org",
+			  rel->full, rel->release);
+	else if (rel)
+		gate_find(p, GATE_PASS, "fixes a commit of %s, Cc: stable",
+			  rel->release);
+	else if (newer && latest && cc)
+		gate_find(p, GATE_NOTE,
+			  "Cc: stable, but %.12s is newer than every release "
+			  "(%s): it is in none",
+			  newer->full, latest);
+	else if (newer && latest)
+		gate_find(p, GATE_PASS,
+			  "fixes a commit newer than %s: no Cc: stable",
+			  latest);
+}
+
+/* Each Fixes: of each patch parsed; the distinct ids in @fixes. */
+static void
+collect(struct gate *g, GHashTable *byid, GPtrArray *fixes)
+{
+	guint i, k;
+
+	for (i = 0; i < g->patches->len; i++) {
+		struct gate_patch *p = g->patches->pdata[i];
+
+		for (k = 0; k < p->trailers->len; k++) {
+			const struct trailer *t = p->trailers->pdata[k];
+			g_autofree char *id = NULL, *subj = NULL;
+			struct fix *f;
+
+			if (!gate_is(t, "fixes"))
+				continue;
+			if (!parse_fixes(t->value, &id, &subj)) {
+				gate_find(p, GATE_FAIL,
+					  "Fixes: '%s' does not start with a "
+					  "commit id",
+					  t->value);
+				continue;
+			}
+			if (g_hash_table_contains(byid, id) ||
+			    fixes->len >= GATE_FIXES_MAX)
+				continue;
+			f = g_new0(struct fix, 1);
+			f->id = g_steal_pointer(&id);
+			g_hash_table_insert(byid, f->id, f);
+			g_ptr_array_add(fixes, f);
+		}
+	}
+}
+
+void
+gate_check_fixes(struct gate *g)
+{
+	GHashTable *byid = g_hash_table_new(g_str_hash, g_str_equal);
+	GPtrArray *fixes =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)fix_free);
+	g_autofree char *latest = NULL;
+	gboolean asked_latest = FALSE;
+	guint i, k;
+
+	collect(g, byid, fixes);
+	if (!fixes->len || !gate_tree(g))
+		goto out;
+	resolve(g, fixes);
+	subjects(g, fixes);
+	releases(g, fixes);
+	for (i = 0; i < g->patches->len; i++) {
+		struct gate_patch *p = g->patches->pdata[i];
+		GPtrArray *mine = g_ptr_array_new();
+
+		for (k = 0; k < p->trailers->len; k++) {
+			const struct trailer *t = p->trailers->pdata[k];
+			g_autofree char *id = NULL, *subj = NULL;
+			struct fix *f;
+
+			if (!gate_is(t, "fixes") ||
+			    !parse_fixes(t->value, &id, &subj) ||
+			    !(f = g_hash_table_lookup(byid, id)))
+				continue;
+			judge(p, f, subj);
+			if (!f->subject)
+				continue;
+			if (f->asked && !f->release && !asked_latest) {
+				latest = latest_release(g);
+				asked_latest = TRUE;
+			}
+			g_ptr_array_add(mine, f);
+		}
+		stable(p, mine, latest);
+		g_ptr_array_free(mine, TRUE);
+	}
+out:
+	g_ptr_array_free(fixes, TRUE);
+	g_hash_table_destroy(byid);
+}
