@@ -352,6 +352,19 @@ note_result(struct series *ser, struct amjob_result *r)
 	r->stem = writer_slug(ser);
 }
 
+/* The series stage's warnings, after the trailers' notes. */
+static void
+report_warnings(const struct series_set *s)
+{
+	guint i;
+
+	for (i = 0; i < s->warnings->len; i++) {
+		if (!i)
+			lore_info("---");
+		say_safe("WARNING: ", s->warnings->pdata[i]);
+	}
+}
+
 int
 amjob_run(struct series_set *s, const struct amjob_opts *o)
 {
@@ -405,11 +418,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	lore_info("---");
 	lore_info("Total patches: %u", count);
 	followup_report(f);
-	for (i = 0; i < s->warnings->len; i++) {
-		if (!i)
-			lore_info("---");
-		say_safe("WARNING: ", s->warnings->pdata[i]);
-	}
+	report_warnings(s);
 	if ((rc = gate_run(gate)))
 		goto out;
 	if (!count) {
