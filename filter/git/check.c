@@ -52,6 +52,7 @@ struct check_state {
 	GMutex lock;
 	GCond cond;
 	gboolean stop; /* a run could not start: start no more */
+	guint next;    /* the next job a worker takes (under @lock) */
 	guint n, counts[3], timed_out, cut;
 	gboolean failed; /* the command could not be run */
 };
@@ -253,41 +254,60 @@ check_timeout(struct config *cfg)
 }
 
 /*
- * Every patch's run, up to @jobs at once on a pool of threads, each
+ * Every patch's run, up to @jobs at once on threads of its own, each
  * reported as soon as it and those before it are done: the summary is
  * in patch order whatever order the runs end in.
  */
+/* A worker thread: takes the next job until none is left. */
+static gpointer
+worker(gpointer data)
+{
+	struct check_state *st = data;
+
+	for (;;) {
+		struct check_job *j = NULL;
+
+		g_mutex_lock(&st->lock);
+		if (st->next < st->jobs->len)
+			j = st->jobs->pdata[st->next++];
+		g_mutex_unlock(&st->lock);
+		if (!j)
+			return NULL;
+		run_job(j, st);
+	}
+}
+
 static void
 run_all(struct check_state *st, const GString *mbox, guint jobs)
 {
-	GThreadPool *pool = NULL;
+	GPtrArray *threads = g_ptr_array_new();
 	guint i;
 
 	st->jobs = g_ptr_array_new_with_free_func(job_free);
 	g_mutex_init(&st->lock);
 	g_cond_init(&st->cond);
 	mbox_split(mbox->str, mbox->len, add_job, st);
-	if (jobs > 1 && st->jobs->len > 1)
-		pool = g_thread_pool_new(run_job, st, (gint)jobs, FALSE, NULL);
+	/* threads of our own, each joined: nothing of them outlives the run */
+	for (i = 0;
+	     jobs > 1 && st->jobs->len > 1 && i < MIN(jobs, st->jobs->len); i++)
+		g_ptr_array_add(threads, g_thread_new("check", worker, st));
 	for (i = 0; i < st->jobs->len; i++) {
-		if (pool) {
-			g_thread_pool_push(pool, st->jobs->pdata[i], NULL);
-			continue;
-		}
-		run_job(st->jobs->pdata[i], st);
-		report(st, st->jobs->pdata[i]);
-	}
-	for (i = 0; pool && i < st->jobs->len; i++) {
 		struct check_job *j = st->jobs->pdata[i];
 
+		if (!threads->len) {
+			run_job(j, st);
+			report(st, j);
+			continue;
+		}
 		g_mutex_lock(&st->lock);
 		while (!j->done)
 			g_cond_wait(&st->cond, &st->lock);
 		g_mutex_unlock(&st->lock);
 		report(st, j);
 	}
-	if (pool)
-		g_thread_pool_free(pool, TRUE, TRUE);
+	for (i = 0; i < threads->len; i++)
+		g_thread_join(threads->pdata[i]);
+	g_ptr_array_unref(threads);
 	g_ptr_array_unref(st->jobs);
 	g_mutex_clear(&st->lock);
 	g_cond_clear(&st->cond);
