@@ -155,19 +155,14 @@ write_temp(const char *path, const GString *data, GError **err)
 	um = umask(0);
 	umask(um);
 	fchmod(fd, 0666 & ~um);
-	if (!lore_write_all(fd, data->str, data->len) || fsync(fd) < 0) {
+	/* the first failure is the one said: a write, the sync, the close */
+	if (lore_write_all(fd, data->str, data->len) && fsync(fd) == 0)
+		e = 0;
+	else
+		e = errno ? errno : EIO;
+	if (close(fd) < 0 && !e)
 		e = errno;
-		close(fd);
-		unlink(tmp);
-		g_set_error(err, LORE_ERROR, LORE_EIO,
-			    "cannot write '%s': %s (the old file, if any, is "
-			    "unchanged)",
-			    path, g_strerror(e));
-		g_free(tmp);
-		return NULL;
-	}
-	if (close(fd) < 0) {
-		e = errno;
+	if (e) {
 		unlink(tmp);
 		g_set_error(err, LORE_ERROR, LORE_EIO,
 			    "cannot write '%s': %s (the old file, if any, is "
