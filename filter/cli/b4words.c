@@ -1,8 +1,9 @@
 /*
  * b4words.c - what a b4 user types, made lore-am's before the option
  * table reads it: b4's subcommand words (am, shazam, diff, mbox) become
- * the options that do the same, shazam's -H and -M become --apply=head
- * and --apply=merge (-M is --save-as-maildir everywhere else, as in b4),
+ * the options that do the same (pr: lore-am's own command, --pr), shazam's -H
+ * and -M become --apply=head and --apply=merge (-M is --save-as-maildir
+ * everywhere else, as in b4),
  * "-v1" is "-v 1" (argparse takes a value joined to its letter, glib does
  * not), and a word of b4's that lore-am does not do is refused in one line
  * that names what to use, never fetched as a Message-ID.
@@ -18,8 +19,6 @@ static const struct {
 } not_here[] = {
     {"ty", "lore-am.track keeps the tracking file b4 ty reads (see "
 	   "lore-am(1)): run b4 ty"},
-    {"pr", "lore-am applies patches sent by mail: fetch a pull request with "
-	   "git pull, or run b4 pr"},
     {"prep", "lore-am is for the receiving side: prepare a series with b4 "
 	     "prep"},
     {"send", "lore-am is for the receiving side: send a series with b4 send "
@@ -107,7 +106,8 @@ joined_value(const GOptionEntry *t, const char *arg)
 static gboolean
 is_word(const char *a)
 {
-	static const char *const words[] = {"am", "shazam", "diff", "mbox"};
+	static const char *const words[] = {"am", "shazam", "diff", "mbox",
+					    "pr"};
 	guint i;
 
 	for (i = 0; i < G_N_ELEMENTS(words); i++)
@@ -224,6 +224,8 @@ take_word(GPtrArray *a, guint w)
 		g_ptr_array_insert(a, w, g_strdup("--range-diff="));
 	else if (!strcmp(word, "mbox"))
 		mbox_word(a, w);
+	else if (!strcmp(word, "pr"))
+		g_ptr_array_insert(a, w, g_strconcat("--", word, NULL));
 	return LORE_OK;
 }
 

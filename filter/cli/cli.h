@@ -64,6 +64,8 @@ struct cli {
 	gboolean no_index;
 	gboolean no_attestation;
 	gboolean explain; /* --explain */
+	gboolean pr;	  /* b4's word pr: a pull request (cmd_pr.c) */
+	gboolean explode; /* pr -e: its commits as an am-ready series */
 	char **args;
 };
 
@@ -78,6 +80,22 @@ void cli_shift(struct cli *c);
 
 /* The normal run: find the target, gather its thread, write. */
 int run_cli(struct cli *c);
+
+struct message;
+struct config;
+struct gather;
+struct lore_opts;
+struct thread;
+
+/* run.c's steps, for a command of its own (pr, dig): the message the
+ * command line names; the sources it sets (*@g, gather_free(), borrows
+ * @lo, lore_opts_clear() after); the whole reply tree of @target from
+ * them (takes @piped). Each a lore_status, reported. */
+int run_target(struct cli *c, struct message **piped, char **target);
+int run_sources(struct cli *c, struct config *cfg, const char *target,
+		struct lore_opts *lo, struct gather **g);
+int run_gather(struct gather *g, const char *target, struct message *piped,
+	       struct thread **t);
 
 /*
  * --passthrough: copy the mail on stdin to stdout unchanged whatever the

@@ -16,6 +16,8 @@ cmd_pick(const struct cli *c)
 	/* a mail filter first: whatever else is asked, the mail goes out */
 	if (c->passthrough)
 		return &cmd_passthrough;
+	if (c->pr)
+		return &cmd_pr;
 	if (c->range_diff)
 		return &cmd_rangediff;
 	if (c->apply)

@@ -223,6 +223,12 @@ static GOptionEntry entries[] = {
      "Say why this revision and these patches, and the option that "
      "takes each other candidate",
      NULL},
+    {"pr", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opts.pr,
+     "The word pr: the mail is a pull request", NULL},
+    {"explode", 'e', 0, G_OPTION_ARG_NONE, &opts.explode,
+     "With pr: write the pulled commits as an am-ready series, the pull "
+     "request its cover letter (b4 pr -e)",
+     NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet,
      "Print only errors on stderr", NULL},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opts.version,
@@ -239,9 +245,12 @@ static const char summary[] =
     "With --thread (or --maildir, --append), writes the whole thread\n"
     "instead: every message, unchanged, in thread order.\n"
     "b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
+    "lore-am pr [-e] [MSGID]: fetch the pull request mail's branch\n"
+    "into FETCH_HEAD and check it (-e: write its commits as a series).\n"
     "\n"
     "Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
-    "message; 2 usage or unreadable input; 74 output not written;\n"
+    "message; 2 usage or unreadable input; 4 a pull request's fetched\n"
+    "tip is not the one its mail names; 74 output not written;\n"
     "75 source temporarily unavailable or mailbox locked. With\n"
     "--passthrough: 0 unless the mail itself could not be copied.\n"
     "\n"

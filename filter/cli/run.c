@@ -297,16 +297,20 @@ out:
 	return rc;
 }
 
+/*
+ * The message the command line names: the argument (a Message-ID or
+ * URL), else the mail piped in (*@piped, the caller's). *@target the
+ * caller's (g_free), NULL with -m alone. A lore_status, reported.
+ */
 int
-run_cli(struct cli *c)
+run_target(struct cli *c, struct message **piped, char **target)
 {
-	struct config *cfg;
-	struct message *piped = NULL;
-	g_autofree char *target = NULL;
 	gboolean stdin_mbox = FALSE;
 	guint i;
 	int rc;
 
+	*piped = NULL;
+	*target = NULL;
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
 		if (!strcmp(c->mboxes[i], "-"))
 			stdin_mbox = TRUE;
@@ -317,8 +321,8 @@ run_cli(struct cli *c)
 		return LORE_EUSAGE;
 	}
 	if (c->args && c->args[0]) {
-		target = msgid_from_arg(c->args[0]);
-		if (!target) {
+		*target = msgid_from_arg(c->args[0]);
+		if (!*target) {
 			g_autofree char *s = lore_term_safe(c->args[0], -1);
 
 			lore_err("'%s' is not a Message-ID or archive URL", s);
@@ -328,17 +332,30 @@ run_cli(struct cli *c)
 		lore_err("with -m -, give the Message-ID as an argument");
 		return LORE_EUSAGE;
 	} else if (!c->mboxes || !isatty(STDIN_FILENO)) {
-		rc = read_stdin_message(&piped);
+		rc = read_stdin_message(piped);
 		if (rc)
 			return rc;
-		if (!piped && !c->mboxes) {
+		if (!*piped && !c->mboxes) {
 			lore_err(
 			    "no message on standard input and no MSGID given");
 			return LORE_EUSAGE;
 		}
-		if (piped)
-			target = g_strdup(piped->msgid);
+		if (*piped)
+			*target = g_strdup((*piped)->msgid);
 	}
+	return LORE_OK;
+}
+
+int
+run_cli(struct cli *c)
+{
+	struct config *cfg;
+	struct message *piped = NULL;
+	g_autofree char *target = NULL;
+	int rc;
+
+	if ((rc = run_target(c, &piped, &target)))
+		return rc;
 	if ((rc = after_precheck(c))) {
 		message_free(piped);
 		return rc;
@@ -347,6 +364,22 @@ run_cli(struct cli *c)
 	rc = work(c, cfg, piped, target, NULL);
 	config_free(cfg);
 	return rc;
+}
+
+int
+run_sources(struct cli *c, struct config *cfg, const char *target,
+	    struct lore_opts *lo, struct gather **g)
+{
+	mdindex_setup(cfg, c->no_index);
+	runopts_thread(cfg);
+	return new_gather(c, cfg, target, lo, g);
+}
+
+int
+run_gather(struct gather *g, const char *target, struct message *piped,
+	   struct thread **t)
+{
+	return gather(g, target, piped, NULL, t);
 }
 
 /* The series work of --passthrough, on the message kept in @pt. */

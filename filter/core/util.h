@@ -25,6 +25,7 @@ enum lore_status {
 	LORE_ENOTFOUND = 1, /* no patches, incomplete series, unknown id */
 	LORE_EUSAGE = 2,    /* bad usage or unreadable input */
 	LORE_EGATE = 3,	    /* the gate (hardfail) refused the series */
+	LORE_EPULL = 4,	    /* a pull request's tip is not what it says */
 	LORE_EIO = 74,	    /* output could not be written (EX_IOERR) */
 	LORE_ETEMP = 75,    /* source temporarily unavailable (EX_TEMPFAIL) */
 };

@@ -1,0 +1,207 @@
+/*
+ * cmd_pr.c - lore-am pr (b4 pr): the pull request mail (piped in, or its
+ * Message-ID or URL, its thread gathered from the sources as the am job
+ * gathers one) read by pullreq.h, fetched and weighed by git/pull.h; with
+ * --explode the pulled commits go through the series, trailers and
+ * writer stages as a series whose cover letter is the pull request.
+ */
+#include "cli/cmd.h"
+#include "cli/runopts.h"
+#include "core/config.h"
+#include "core/util.h"
+#include "git/pull.h"
+#include "mail/pullreq.h"
+#include "series/series.h"
+#include "source/gather.h"
+#include "source/lore.h"
+#include "trailers/trailer.h"
+#include "write/amjob.h"
+
+#include <string.h>
+
+static int
+pr_check(struct cli *c)
+{
+	const char *o = c->apply			       ? "--apply"
+			: c->range_diff			       ? "--range-diff"
+			: c->thread || c->maildir || c->append ? "--thread"
+			: c->save_maildir || c->quilt	       ? "-M and -Q"
+							       : NULL;
+
+	if (o) {
+		lore_err("pr does not take %s: it fetches the pull request, "
+			 "and --explode writes its commits",
+			 o);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+/* git's text (a fetched repository's names and titles) line by line,
+ * each made terminal-safe */
+static void
+say_lines(const GString *s)
+{
+	g_auto(GStrv) lines = g_strsplit(s->str, "\n", -1);
+	guint i;
+
+	for (i = 0; lines[i]; i++) {
+		g_autofree char *l = lore_term_safe(lines[i], -1);
+
+		if (lines[i + 1] || *l)
+			lore_info("%s", l);
+	}
+}
+
+/* Does what was fetched match what the mail's request-pull text says? */
+static void
+compare(const struct pullreq *pr, const struct pull *p)
+{
+	if (pr->commits && pr->commits != p->commits)
+		lore_info("NOTE: the mail's shortlog counts %u commits, the "
+			  "fetched range holds %u",
+			  pr->commits, p->commits);
+	if (!pr->stat)
+		return;
+	if (p->stat && pr->files == p->files &&
+	    pr->insertions == p->insertions && pr->deletions == p->deletions) {
+		lore_info("The mail's diffstat matches the fetched commits.");
+		return;
+	}
+	lore_info("NOTE: the mail's diffstat (%u files, +%u -%u) differs from "
+		  "the fetched commits' (%u files, +%u -%u)",
+		  pr->files, pr->insertions, pr->deletions, p->files,
+		  p->insertions, p->deletions);
+}
+
+static void
+report(struct message *m, const struct pullreq *pr, const struct pull *p)
+{
+	g_autofree char *subj =
+	    lore_term_safe(m->subject ? m->subject : "", -1);
+	g_autofree char *url = lore_term_safe(pr->url, -1);
+
+	lore_info("Pull request: %s", subj);
+	lore_info("  from %s%s%s", url, pr->ref ? " " : "",
+		  pr->ref ? pr->ref : "");
+	lore_info("Fetched into FETCH_HEAD: %.12s%s", p->tip,
+		  pr->tip ? " (the tip the mail names)"
+			  : " (the mail names no tip to check)");
+	if (pr->base && !p->base_known)
+		lore_info("NOTE: the mail's base commit %s is not in this "
+			  "repository",
+			  pr->base);
+	if (p->merged)
+		lore_info("Already merged into HEAD.");
+	else
+		lore_info("Not merged into HEAD: %u commit(s) since the "
+			  "merge base %.12s",
+			  p->commits, p->base ? p->base : "(none)");
+	if (!p->base)
+		return;
+	lore_info("---");
+	say_lines(p->shortlog);
+	say_lines(p->diffstat);
+	lore_info("---");
+	compare(pr, p);
+}
+
+/* --explode: the pulled commits as an am-ready series, the pull request
+ * its cover letter, the thread's trailers applied. */
+static int
+explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
+	const struct pull *p)
+{
+	struct thread *x = NULL;
+	struct series_set *s;
+	struct amjob_opts o = {0};
+	GError *err = NULL;
+	int rc = pull_explode(p, m, t, &x, &err);
+
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return rc;
+	}
+	s = series_analyse_for(x, m->msgid, trailer_reply_sends);
+	runopts_am(&o, c, cfg);
+	o.target = m->msgid;
+	rc = runopts_gate(&o, cfg);
+	if (!rc)
+		rc = amjob_run(s, &o);
+	runopts_am_clear(&o);
+	series_set_free(s);
+	thread_free(x);
+	return rc;
+}
+
+static int
+pr_work(struct cli *c, struct config *cfg, struct message *piped,
+	const char *target)
+{
+	struct lore_opts lo = {0};
+	struct gather *g = NULL;
+	struct thread *t = NULL;
+	struct pullreq pr = {0};
+	struct pull p = {0};
+	struct message *m;
+	GError *err = NULL;
+	int rc = run_sources(c, cfg, target, &lo, &g);
+
+	if (rc)
+		message_free(piped);
+	else
+		rc = run_gather(g, target, piped, &t);
+	if (rc)
+		goto out;
+	m = thread_get(t, target);
+	if (!pullreq_parse(message_body(m), &pr)) {
+		g_autofree char *id = lore_term_safe(target, -1);
+
+		lore_err("<%s> is not a pull request: it names no git://, "
+			 "https:// or ssh:// repository",
+			 id);
+		rc = LORE_ENOTFOUND;
+		goto out;
+	}
+	rc = pull_fetch(&pr, &p, &err);
+	if (rc) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		goto out;
+	}
+	report(m, &pr, &p);
+	if (c->explode)
+		rc = explode(c, cfg, m, t, &p);
+out:
+	pull_clear(&p);
+	pullreq_clear(&pr);
+	gather_free(g);
+	lore_opts_clear(&lo);
+	thread_free(t);
+	return rc;
+}
+
+static int
+pr_run(struct cli *c)
+{
+	struct message *piped = NULL;
+	g_autofree char *target = NULL;
+	struct config *cfg;
+	int rc = run_target(c, &piped, &target);
+
+	if (rc)
+		return rc;
+	if (!target) {
+		message_free(piped);
+		lore_err("pr needs the pull request: pipe the mail in or give "
+			 "its Message-ID");
+		return LORE_EUSAGE;
+	}
+	cfg = config_load();
+	rc = pr_work(c, cfg, piped, target);
+	config_free(cfg);
+	return rc;
+}
+
+const struct cmd cmd_pr = {"pr", pr_check, pr_run};

@@ -1,0 +1,121 @@
+#!/bin/bash
+# lore-am pr: a [GIT PULL] mail written by real git request-pull, its
+# repository served by a real git daemon on 127.0.0.1; the maintainer's
+# clone fetches it into FETCH_HEAD. A good pull, a pull whose tip is not
+# the one the mail names, an already merged pull, a hostile URL, and
+# --explode read back by git am with the thread's trailers.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_DIR/lib-series.sh"
+. "$TEST_DIR/lib-net.sh"
+
+command -v git-daemon >/dev/null || [ -x "$(git --exec-path)/git-daemon" ] ||
+	skip_all "git daemon not installed"
+plan 21
+exec 3>&1
+
+cd "$TRASH" || exit 1
+series_repo repo 3 || exit 1
+git clone -q --bare repo srv/contrib.git || exit 1
+free_port PORT || exit 1
+git daemon --reuseaddr --export-all --base-path="$TRASH/srv" \
+	--listen=127.0.0.1 --port="$PORT" >"$TRASH/daemon.log" 2>&1 &
+DAEMON_PID=$!
+at_exit 'kill "$DAEMON_PID" 2>/dev/null; wait "$DAEMON_PID" 2>/dev/null'
+URL="git://127.0.0.1:$PORT/contrib.git"
+for _ in $(seq 50); do
+	git ls-remote "$URL" >/dev/null 2>&1 && break
+	sleep 0.1
+done
+TIP=$(git -C repo rev-parse topic)
+
+# pr_mail OUT ID BODY-FILE: the pull request as a mail
+pr_mail() {
+	{
+		echo "From: Pat Contributor <pat@example.com>"
+		echo "To: Test Maintainer <maintainer@example.org>"
+		echo "Subject: [GIT PULL] part: the feature"
+		echo "Date: Wed, 3 Jan 2024 10:00:00 +0000"
+		echo "Message-Id: <$2>"
+		echo
+		echo "Hi,"
+		echo
+		cat "$3"
+	} >"$1"
+}
+(cd repo && git request-pull base "$URL" topic) >request.txt 2>/dev/null
+grep -q "^  $URL topic" request.txt && grep -q "up to $TIP" request.txt
+ok $? "git request-pull wrote the text the tests read"
+pr_mail pr.eml pr1@example.com request.txt
+to_mbox pr.mbox pr.eml
+
+user_clone maint || exit 1
+(cd maint && lore_in good ../pr.eml pr -m ../pr.mbox)
+is "$(cat good.rc)" 0 "a good pull: exit 0"
+is "$(git -C maint rev-parse FETCH_HEAD)" "$TIP" \
+	"... the tip is in FETCH_HEAD"
+check "... it says the tip is the one the mail names" \
+	grep -q "^Fetched into FETCH_HEAD: ${TIP:0:12} (the tip the mail names)" good.err
+check "... and that HEAD does not have it, 3 commits" \
+	grep -q "^Not merged into HEAD: 3 commit(s)" good.err
+check "... with the shortlog" grep -q "part: add piece 2" good.err
+check "... and the diffstat, which matches the mail's" eval \
+	'grep -q "3 files changed, 3 insertions" good.err &&
+	 grep -q "^The mail.s diffstat matches" good.err'
+is "$(wc -c <good.out)" 0 "... nothing on stdout"
+
+# the mail names another tip than the branch has
+sed "s/up to $TIP/up to $(git -C repo rev-parse topic~1)/" request.txt >moved.txt
+pr_mail moved.eml pr2@example.com moved.txt
+to_mbox moved.mbox moved.eml
+user_clone maint2 || exit 1
+(cd maint2 && lore_in moved ../moved.eml pr -q -m ../moved.mbox)
+fails moved 4 "the fetched tip ${TIP:0:12} is not the commit the mail names" \
+	"a tip that is not the mail's: exit 4, one line"
+
+# the mail's diffstat says something else: a note, not an error
+sed 's/ 3 files changed, 3 insertions/ 4 files changed, 9 insertions/' \
+	request.txt >stat.txt
+pr_mail stat.eml pr3@example.com stat.txt
+to_mbox stat.mbox stat.eml
+(cd maint && lore_in stat ../stat.eml pr -m ../stat.mbox)
+is "$(cat stat.rc)" 0 "a diffstat that differs: exit 0"
+check "... a note says it differs" grep -q \
+	"^NOTE: the mail's diffstat (4 files, +9 -0) differs from the fetched commits' (3 files, +3 -0)" stat.err
+
+# already merged
+git -C maint merge -q --ff-only FETCH_HEAD
+(cd maint && lore_in merged /dev/null pr -m ../pr.mbox pr1@example.com)
+is "$(cat merged.rc)" 0 "an already merged pull, by its Message-ID: exit 0"
+check "... it says HEAD has it" grep -q "^Already merged into HEAD" merged.err
+
+# not a pull request; a URL git must never take
+reply reply.eml pr.eml "Rev Iewer <rev@example.org>" \
+	"$(printf 'Looks good.\n\nAcked-by: Rev Iewer <rev@example.org>')"
+to_mbox thread.mbox pr.eml reply.eml
+(cd maint && lore_in notpr ../reply.eml pr -q -m ../thread.mbox)
+fails notpr 1 "<reply-1-[0-9]+@example.net> is not a pull request" \
+	"a mail that is no pull request: exit 1, one line"
+printf '  ext::sh -c touch%% %s/pwned topic\n  file://%s/srv/contrib.git topic\n' \
+	"$TRASH" "$TRASH" >evil.txt
+pr_mail evil.eml pr4@example.com evil.txt
+to_mbox evil.mbox evil.eml
+(cd maint && lore_in evil ../evil.eml pr -q -m ../evil.mbox)
+fails evil 1 "<pr4@example.com> is not a pull request" \
+	"ext:: and file:// URLs are not taken: exit 1"
+test ! -e pwned
+ok $? "... and nothing ran"
+
+# --explode, read back by git am, with the reply's Acked-by
+user_clone maint3 || exit 1
+(cd maint3 && lore_in ex ../pr.eml pr -e -m ../thread.mbox)
+is "$(cat ex.rc)" 0 "--explode: exit 0"
+(cd maint3 && git checkout -q -b am base && git am -q ../ex.out)
+ok $? "... git am applies the mbox"
+is "$(git -C maint3 rev-parse HEAD^{tree})" "$(git -C repo rev-parse topic^{tree})" \
+	"... to the pulled tree"
+is "$(git -C maint3 log --format=%s base..HEAD | tac | tr '\n' ,)" \
+	"part: add piece 1,part: add piece 2,part: add piece 3," \
+	"... as the pulled commits"
+is "$(git -C maint3 log --format=%B base..HEAD | grep -c '^Acked-by: Rev Iewer <rev@example.org>$')" 3 \
+	"... each with the Acked-by sent to the pull request"
+cat good.err ex.err | sed 's/^/# /' >&3
