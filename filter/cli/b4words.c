@@ -1,9 +1,10 @@
 /*
  * b4words.c - what a b4 user types, made lore-am's before the option
- * table reads it: b4's subcommand words (am, shazam, diff, mbox) become
- * the options that do the same (pr: lore-am's own command, --pr), shazam's -H
- * and -M become --apply=head and --apply=merge (-M is --save-as-maildir
- * everywhere else, as in b4),
+ * table reads it: b4's subcommand words (am, shazam, diff, mbox, and
+ * lore-am's own pr and dig) become
+ * the options that do the same (--pr, --dig), shazam's -H and -M become
+ * --apply=head and --apply=merge (-M is --save-as-maildir everywhere else, as
+ * in b4),
  * "-v1" is "-v 1" (argparse takes a value joined to its letter, glib does
  * not), and a word of b4's that lore-am does not do is refused in one line
  * that names what to use, never fetched as a Message-ID.
@@ -106,8 +107,8 @@ joined_value(const GOptionEntry *t, const char *arg)
 static gboolean
 is_word(const char *a)
 {
-	static const char *const words[] = {"am", "shazam", "diff", "mbox",
-					    "pr"};
+	static const char *const words[] = {"am",   "shazam", "diff",
+					    "mbox", "pr",     "dig"};
 	guint i;
 
 	for (i = 0; i < G_N_ELEMENTS(words); i++)
@@ -224,7 +225,7 @@ take_word(GPtrArray *a, guint w)
 		g_ptr_array_insert(a, w, g_strdup("--range-diff="));
 	else if (!strcmp(word, "mbox"))
 		mbox_word(a, w);
-	else if (!strcmp(word, "pr"))
+	else if (!strcmp(word, "pr") || !strcmp(word, "dig"))
 		g_ptr_array_insert(a, w, g_strconcat("--", word, NULL));
 	return LORE_OK;
 }

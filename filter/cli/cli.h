@@ -66,6 +66,7 @@ struct cli {
 	gboolean explain; /* --explain */
 	gboolean pr;	  /* b4's word pr: a pull request (cmd_pr.c) */
 	gboolean explode; /* pr -e: its commits as an am-ready series */
+	gboolean dig;	  /* the word dig: where a commit came from */
 	char **args;
 };
 

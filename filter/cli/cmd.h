@@ -30,6 +30,7 @@ extern const struct cmd cmd_passthrough; /* cmd_passthrough.c */
 extern const struct cmd cmd_apply;	 /* cmd_apply.c: --apply[=MODE] */
 extern const struct cmd cmd_rangediff;	 /* cmd_rangediff.c */
 extern const struct cmd cmd_pr;		 /* cmd_pr.c: the word pr */
+extern const struct cmd cmd_dig;	 /* cmd_dig.c: the word dig */
 
 /* The command the options ask for. */
 const struct cmd *cmd_pick(const struct cli *c);

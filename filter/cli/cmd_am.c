@@ -18,6 +18,8 @@ cmd_pick(const struct cli *c)
 		return &cmd_passthrough;
 	if (c->pr)
 		return &cmd_pr;
+	if (c->dig)
+		return &cmd_dig;
 	if (c->range_diff)
 		return &cmd_rangediff;
 	if (c->apply)

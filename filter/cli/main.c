@@ -229,6 +229,8 @@ static GOptionEntry entries[] = {
      "With pr: write the pulled commits as an am-ready series, the pull "
      "request its cover letter (b4 pr -e)",
      NULL},
+    {"dig", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opts.dig,
+     "The word dig: find the series a commit was applied from", NULL},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet,
      "Print only errors on stderr", NULL},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opts.version,
@@ -247,6 +249,7 @@ static const char summary[] =
     "b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
     "lore-am pr [-e] [MSGID]: fetch the pull request mail's branch\n"
     "into FETCH_HEAD and check it (-e: write its commits as a series).\n"
+    "lore-am dig COMMIT: find the series COMMIT was applied from.\n"
     "\n"
     "Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
     "message; 2 usage or unreadable input; 4 a pull request's fetched\n"
