@@ -16,6 +16,7 @@
 ;;   (define-key notmuch-show-mode-map (kbd "C-c g") #'lore-am-apply)
 ;;   (define-key notmuch-show-mode-map (kbd "C-c m") #'lore-am-thread)
 ;;   (define-key notmuch-show-mode-map (kbd "C-c d") #'lore-am-range-diff)
+;;   (define-key notmuch-show-mode-map (kbd "C-c r") #'lore-am-pr)
 ;;
 ;; (C-c LETTER is yours to bind; this file binds no key itself.)
 
@@ -84,6 +85,17 @@ apply)."
          (append (and lore-am-repo
                       (list "-r" (expand-file-name lore-am-repo)))
                  (list "range-diff"))))
+
+(defun lore-am-pr ()
+  "Fetch the pull request in the current message, and check it.
+Runs lore-am pr in `lore-am-repo': the [GIT PULL] mail's branch is
+fetched into FETCH_HEAD, its tip checked against the mail, and the
+shortlog and diffstat shown in the *lore-am* buffer."
+  (interactive)
+  (apply #'lore-am--pipe
+         (append (and lore-am-repo
+                      (list "-r" (expand-file-name lore-am-repo)))
+                 (list "pr"))))
 
 (defun lore-am-thread ()
   "Add the messages of this thread that the database lacks, then show them.

@@ -22,6 +22,10 @@
 #                                nothing on stdout
 #   no_cache_entry               the cache holds no file
 #   gz_ok FILE                   FILE is a whole gzip stream
+#   git_daemon VAR DIR           serve the repositories under DIR with a
+#                                real git daemon on 127.0.0.1; VAR is set
+#                                to its git:// URL (add /NAME.git); stopped
+#                                by PID at exit
 
 TINY_N=0
 
@@ -99,4 +103,20 @@ no_cache_entry() {
 gz_ok() {
 	[ "$(head -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = 1f8b ] &&
 		gzip -t <"$1" 2>/dev/null
+}
+
+git_daemon() {
+	local var=$1 dir=$2 port pid log i=0
+	free_port port || return 1
+	log=$TRASH/daemon.$port.log
+	git daemon --verbose --reuseaddr --export-all --base-path="$dir" \
+		--listen=127.0.0.1 --port="$port" >"$log" 2>&1 &
+	pid=$!
+	at_exit "kill $pid 2>/dev/null; wait $pid 2>/dev/null"
+	until grep -q "Ready to rumble" "$log" 2>/dev/null; do
+		kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ] || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	printf -v "$var" '%s' "git://127.0.0.1:$port"
 }

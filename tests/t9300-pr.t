@@ -8,24 +8,14 @@
 . "$TEST_DIR/lib-series.sh"
 . "$TEST_DIR/lib-net.sh"
 
-command -v git-daemon >/dev/null || [ -x "$(git --exec-path)/git-daemon" ] ||
-	skip_all "git daemon not installed"
+[ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
 plan 21
-exec 3>&1
 
 cd "$TRASH" || exit 1
 series_repo repo 3 || exit 1
 git clone -q --bare repo srv/contrib.git || exit 1
-free_port PORT || exit 1
-git daemon --reuseaddr --export-all --base-path="$TRASH/srv" \
-	--listen=127.0.0.1 --port="$PORT" >"$TRASH/daemon.log" 2>&1 &
-DAEMON_PID=$!
-at_exit 'kill "$DAEMON_PID" 2>/dev/null; wait "$DAEMON_PID" 2>/dev/null'
-URL="git://127.0.0.1:$PORT/contrib.git"
-for _ in $(seq 50); do
-	git ls-remote "$URL" >/dev/null 2>&1 && break
-	sleep 0.1
-done
+git_daemon SRV "$TRASH/srv" || exit 1
+URL="$SRV/contrib.git"
 TIP=$(git -C repo rev-parse topic)
 
 # pr_mail OUT ID BODY-FILE: the pull request as a mail
@@ -118,4 +108,3 @@ is "$(git -C maint3 log --format=%s base..HEAD | tac | tr '\n' ,)" \
 	"... as the pulled commits"
 is "$(git -C maint3 log --format=%B base..HEAD | grep -c '^Acked-by: Rev Iewer <rev@example.org>$')" 3 \
 	"... each with the Acked-by sent to the pull request"
-cat good.err ex.err | sed 's/^/# /' >&3
