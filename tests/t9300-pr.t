@@ -9,7 +9,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 [ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
-plan 21
+plan 28
 
 cd "$TRASH" || exit 1
 series_repo repo 3 || exit 1
@@ -108,3 +108,39 @@ is "$(git -C maint3 log --format=%s base..HEAD | tac | tr '\n' ,)" \
 	"... as the pulled commits"
 is "$(git -C maint3 log --format=%B base..HEAD | grep -c '^Acked-by: Rev Iewer <rev@example.org>$')" 3 \
 	"... each with the Acked-by sent to the pull request"
+
+# -e -o DIR: NAME.mbx and NAME.cover, the cover letter the pull request
+(cd maint3 && lore_in exo ../pr.eml pr -q -e -o ../exo -n pull -m ../thread.mbox)
+check "-e -o DIR: exit 0, pull.mbx and pull.cover written" eval \
+	'[ "$(cat exo.rc)" = 0 ] && [ -s exo/pull.mbx ] && [ -s exo/pull.cover ]'
+check "... the cover letter is the pull request, its base-commit added" eval \
+	'grep -q "^Subject: \[PATCH 0/3\] part: the feature" exo/pull.cover &&
+	 grep -q "^base-commit: $(git -C repo rev-parse base)" exo/pull.cover &&
+	 grep -q "^  $URL topic" exo/pull.cover'
+same_file exo/pull.mbx ex.out "... the mbox is the one stdout got"
+
+# the archive down: the piped pull request is enough to fetch
+free_port DEAD || exit 1
+user_clone maint4 || exit 1
+(cd maint4 && lore_in down ../pr.eml pr -L "http://127.0.0.1:$DEAD/x/%s")
+is "$(cat down.rc)" 0 "the archive down, the mail piped in: exit 0"
+is "$(git -C maint4 rev-parse FETCH_HEAD)" "$TIP" "... and the pull fetched"
+
+# b4 pr, the reference, on the same mails (b4 0.12 reads the mail on
+# stdin and checks the remote's tip with git ls-remote)
+if command -v b4 >/dev/null; then
+	# a clone without the topic branch: b4 pr stops at a tip it has
+	git clone -q --single-branch --no-tags -b main repo maint5 || exit 1
+	(cd maint5 && b4 pr <../pr.eml >/dev/null 2>&1)
+	is "$?:$(git -C maint5 rev-parse FETCH_HEAD)" "0:$TIP" \
+		"b4 pr fetches the same tip into FETCH_HEAD"
+	git clone -q --single-branch --no-tags -b main repo maint6 || exit 1
+	# b4 0.12 says so and fetches nothing, but exits 0 (lore-am: 4)
+	(cd maint6 && b4 pr <../moved.eml >/dev/null 2>../b4moved.err)
+	check "b4 pr refuses the moved tip too, and fetches nothing" eval \
+		'grep -q "commit-id mismatch" b4moved.err &&
+		 ! git -C maint6 rev-parse -q --verify FETCH_HEAD'
+else
+	skip "b4 not installed"
+	skip "b4 not installed"
+fi

@@ -85,18 +85,20 @@ int run_cli(struct cli *c);
 struct message;
 struct config;
 struct gather;
+struct gather_need;
 struct lore_opts;
 struct thread;
 
 /* run.c's steps, for a command of its own (pr, dig): the message the
  * command line names; the sources it sets (*@g, gather_free(), borrows
- * @lo, lore_opts_clear() after); the whole reply tree of @target from
- * them (takes @piped). Each a lore_status, reported. */
+ * @lo, lore_opts_clear() after); the reply tree of @target from them
+ * (takes @piped; @need as gather_run() reads it, NULL: every source).
+ * Each a lore_status, reported. */
 int run_target(struct cli *c, struct message **piped, char **target);
 int run_sources(struct cli *c, struct config *cfg, const char *target,
 		struct lore_opts *lo, struct gather **g);
 int run_gather(struct gather *g, const char *target, struct message *piped,
-	       struct thread **t);
+	       const struct gather_need *need, struct thread **t);
 
 /*
  * --passthrough: copy the mail on stdin to stdout unchanged whatever the

@@ -135,6 +135,14 @@ explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
 	return rc;
 }
 
+/* Every source is asked, for the replies' trailers; but the pull
+ * request piped in is enough alone when the archive cannot be reached. */
+static gboolean
+pr_enough(struct thread *t, const char *msgid, gboolean alone, void *data)
+{
+	return alone;
+}
+
 static int
 pr_work(struct cli *c, struct config *cfg, struct message *piped,
 	const char *target)
@@ -146,12 +154,13 @@ pr_work(struct cli *c, struct config *cfg, struct message *piped,
 	struct pull p = {0};
 	struct message *m;
 	GError *err = NULL;
+	const struct gather_need need = {pr_enough, NULL};
 	int rc = run_sources(c, cfg, target, &lo, &g);
 
 	if (rc)
 		message_free(piped);
 	else
-		rc = run_gather(g, target, piped, &t);
+		rc = run_gather(g, target, piped, &need, &t);
 	if (rc)
 		goto out;
 	m = thread_get(t, target);

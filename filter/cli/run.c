@@ -377,9 +377,9 @@ run_sources(struct cli *c, struct config *cfg, const char *target,
 
 int
 run_gather(struct gather *g, const char *target, struct message *piped,
-	   struct thread **t)
+	   const struct gather_need *need, struct thread **t)
 {
-	return gather(g, target, piped, NULL, t);
+	return gather(g, target, piped, need, t);
 }
 
 /* The series work of --passthrough, on the message kept in @pt. */
