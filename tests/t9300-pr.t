@@ -9,7 +9,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 [ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
-plan 28
+plan 31
 
 cd "$TRASH" || exit 1
 series_repo repo 3 || exit 1
@@ -52,6 +52,20 @@ check "... and the diffstat, which matches the mail's" eval \
 	'grep -q "3 files changed, 3 insertions" good.err &&
 	 grep -q "^The mail.s diffstat matches" good.err'
 is "$(wc -c <good.out)" 0 "... nothing on stdout"
+
+# a signed-off tag, as pull requests to Linus name them: request-pull
+# writes "tags/NAME", git fetch gets the tag, its commit is the tip
+git -C repo tag -a -m "part: the feature, tagged" for-linus topic
+git -C repo push -q "$TRASH/srv/contrib.git" for-linus || exit 1
+(cd repo && git request-pull base "$URL" for-linus) >tag.txt 2>/dev/null
+pr_mail tag.eml pr5@example.com tag.txt
+to_mbox tag.mbox tag.eml
+user_clone maint7 || exit 1
+(cd maint7 && lore_in tag ../tag.eml pr -m ../tag.mbox)
+check "a tag: request-pull names it tags/for-linus" grep -q "^  $URL tags/for-linus" tag.txt
+is "$(cat tag.rc)" 0 "... lore-am pr: exit 0"
+is "$(git -C maint7 rev-parse 'FETCH_HEAD^{commit}')" "$TIP" \
+	"... the tag's commit is the tip fetched"
 
 # the mail names another tip than the branch has
 sed "s/up to $TIP/up to $(git -C repo rev-parse topic~1)/" request.txt >moved.txt
