@@ -1,6 +1,7 @@
 /*
  * runopts.h - turning the command line (cli.h) and git config into each
- * stage's options. Only run.c uses these.
+ * stage's options: run.c's, and those of a command that runs a stage
+ * itself (cmd_pr.c's -e).
  *
  * Ownership: the option structs are the caller's; runopts_am() fills one
  * with strings runopts_am_clear() frees; runopts_lore() fills a struct
