@@ -64,6 +64,9 @@ struct cli {
 	gboolean no_index;
 	gboolean no_attestation;
 	gboolean explain; /* --explain */
+	char *format;	  /* --format: "text" or "json", or NULL */
+	gboolean json;	  /* --format=json (cmd_common_check() sets it) */
+	char **stable;	  /* --stable BRANCH..., or NULL */
 	char **args;
 };
 

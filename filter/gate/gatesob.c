@@ -154,7 +154,9 @@ co_developers(struct gate_patch *p)
 		n = i + 1 < p->trailers->len ? p->trailers->pdata[i + 1] : NULL;
 		if (!n || !t->addr_email ||
 		    !sob_of(n, t->addr_name ? t->addr_name : "", t->addr_email))
-			gate_find(p, GATE_FAIL,
+			gate_find(p, GATE_C_SIGNOFF, GATE_FAIL,
+				  "add that person's Signed-off-by: right "
+				  "after it",
 				  "Co-developed-by: %s is not followed by "
 				  "that person's Signed-off-by:",
 				  t->value);
@@ -178,11 +180,12 @@ applier(const struct gate *g, struct gate_patch *p)
 		last = t;
 	}
 	if (n > 1)
-		gate_find(p, GATE_NOTE, "your Signed-off-by: is there %u times",
-			  n);
+		gate_find(p, GATE_C_SIGNOFF, GATE_NOTE, "keep the last one",
+			  "your Signed-off-by: is there %u times", n);
 	if (!last || !gate_is(last, "signed-off-by") ||
 	    !trailer_email_eq(last, g->o.user_email))
-		gate_find(p, GATE_NOTE,
+		gate_find(p, GATE_C_SIGNOFF, GATE_NOTE,
+			  "move your Signed-off-by: to the end",
 			  "your Signed-off-by: is not the last "
 			  "trailer");
 }
@@ -206,8 +209,10 @@ gate_check_sob(struct gate *g)
 	for (i = 0; i < g->patches->len; i++) {
 		struct gate_patch *p = g->patches->pdata[i];
 
+		gate_ran(p, GATE_C_SIGNOFF, FALSE);
 		if (!author_signed(p) && !mapped_sob(map, p))
-			gate_find(p, GATE_FAIL,
+			gate_find(p, GATE_C_SIGNOFF, GATE_FAIL,
+				  "ask the author for a Signed-off-by:",
 				  "the author, %s <%s>, has not signed off",
 				  p->author_name, p->author_email);
 		co_developers(p);
