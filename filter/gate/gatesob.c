@@ -116,6 +116,18 @@ author_signed(const struct gate_patch *p)
 	return FALSE;
 }
 
+static gboolean
+any_sob(const struct gate_patch *p)
+{
+	guint i;
+
+	for (i = 0; i < p->trailers->len; i++)
+		if (gate_is(p->trailers->pdata[i], "signed-off-by") &&
+		    ((const struct trailer *)p->trailers->pdata[i])->addr_email)
+			return TRUE;
+	return FALSE;
+}
+
 /* The contacts of @p the mailmap is to be asked about. */
 static void
 ask_about(struct gate_patch *p, GPtrArray *contacts, GHashTable *seen)
@@ -200,8 +212,11 @@ gate_check_sob(struct gate *g)
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	guint i;
 
+	/* the mailmap can only match a sign-off there is: a patch with
+	 * none costs no git process (and outside a tree, no note) */
 	for (i = 0; i < g->patches->len; i++)
-		if (!author_signed(g->patches->pdata[i]))
+		if (!author_signed(g->patches->pdata[i]) &&
+		    any_sob(g->patches->pdata[i]))
 			ask_about(g->patches->pdata[i], contacts, seen);
 	/* only a sign-off not matched plainly costs a git process */
 	if (contacts->len && gate_tree(g))
