@@ -111,5 +111,7 @@ void gate_check_backport(struct gate *g);
 /* The JSON summary of everything the gate holds, on one line of stderr
  * (gatejson.c); @rc: the run's exit status. */
 void gate_json(const struct gate *g, int rc);
+/* The same document appended to @j, without the line's end. */
+void gate_json_build(const struct gate *g, int rc, GString *j);
 
 #endif

@@ -112,11 +112,12 @@ patch(GString *j, const struct gate *g, const struct gate_patch *p)
 }
 
 void
-gate_json(const struct gate *g, int rc)
+gate_json_build(const struct gate *g, int rc, GString *j)
 {
 	static const char *const policy[] = {"warn", "off", "hardfail"};
-	GString *j = g_string_new("{");
 	guint i;
+
+	g_string_append_c(j, '{');
 
 	json_kv(j, "tool", "lore-am");
 	json_kv_int(j, "exit", rc);
@@ -138,7 +139,16 @@ gate_json(const struct gate *g, int rc)
 		json_kv(j, "message", b->text);
 		g_string_append_c(j, '}');
 	}
-	g_string_append(j, "]}\n");
+	g_string_append(j, "]}");
+}
+
+void
+gate_json(const struct gate *g, int rc)
+{
+	GString *j = g_string_new(NULL);
+
+	gate_json_build(g, rc, j);
+	g_string_append_c(j, '\n');
 	fflush(stderr);
 	fwrite(j->str, 1, j->len, stderr);
 	fflush(stderr);
