@@ -8,7 +8,7 @@
 # git format-patch.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 22
+plan 24
 
 R=$TRASH/repo
 make_repo "$R"
@@ -111,3 +111,11 @@ git config --unset lore-am.mainline-ref
 tail -n 1 "$TRASH/err" >"$TRASH/json"
 is "$(q '[[c["result"] for c in p["checks"] if c["check"] == "backport"][0] for p in j["patches"]]')" \
 	"['ok', 'fail', 'fail']" "the backport checks in the JSON"
+
+# the gate off: the branches are still tried and said
+git config lore-am.gate off
+"$LORE_AM" -m "$TRASH"/p/*.patch --stable linux-6.7.y "$id" >/dev/null 2>"$TRASH/err"
+check "the gate off: --stable still says its branches" grep -qx "    ✓ linux-6.7.y: applies clean" "$TRASH/err"
+! grep -q "^Gate" "$TRASH/err"
+ok $? "and no gate lines"
+git config --unset lore-am.gate

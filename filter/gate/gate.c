@@ -61,7 +61,8 @@ gate_new(const struct gate_opts *o)
 {
 	struct gate *g;
 
-	if (o->policy == GATE_OFF && !o->json)
+	/* off: no gate, unless the JSON or --stable's lines need one */
+	if (o->policy == GATE_OFF && !o->json && !o->later)
 		return NULL;
 	g = g_new0(struct gate, 1);
 	g->o = *o;
@@ -307,13 +308,15 @@ report(struct gate *g)
 {
 	guint i;
 
-	if (g->o.policy == GATE_OFF)
-		return;
-	lore_info("---");
-	lore_info("Gate (lore-am.gate=%s):",
-		  g->o.policy == GATE_HARDFAIL ? "hardfail" : "warn");
-	for (i = 0; i < g->patches->len; i++)
-		say_patch(g->patches->pdata[i]);
+	if (g->o.policy != GATE_OFF) {
+		lore_info("---");
+		lore_info("Gate (lore-am.gate=%s):",
+			  g->o.policy == GATE_HARDFAIL ? "hardfail" : "warn");
+		for (i = 0; i < g->patches->len; i++)
+			say_patch(g->patches->pdata[i]);
+	} else if (g->branches->len) {
+		lore_info("---");
+	}
 	if (g->branches->len)
 		lore_info("  Stable branches:");
 	for (i = 0; i < g->branches->len; i++) {

@@ -52,8 +52,8 @@ struct gate;
 /* "off", "warn" or "hardfail" (any case) into *@out; FALSE otherwise. */
 gboolean gate_parse_policy(const char *v, enum gate_policy *out);
 
-/* NULL when the policy is off (and no JSON is asked): every call below
- * accepts NULL. With the policy off and JSON, no check is made. */
+/* NULL when the policy is off (and no JSON, no o.later is asked): every
+ * call below accepts NULL. With the policy off, no check is made. */
 struct gate *gate_new(const struct gate_opts *o);
 void gate_free(struct gate *g);
 

@@ -18,12 +18,16 @@ static char *
 upstream_id(const char *l, size_t n)
 {
 	static const char *const pre[] = {"commit ", "[ upstream commit "};
-	g_autofree char *low = g_ascii_strdown(l, (gssize)n);
-	const char *s = low, *tail;
+	g_autofree char *low = NULL;
+	const char *s, *tail;
 	size_t k, len;
 
-	while (*s == ' ' || *s == '\t')
-		s++;
+	while (n && (*l == ' ' || *l == '\t'))
+		l++, n--;
+	/* most lines start otherwise: no copy made of them */
+	if (!n || (*l != 'c' && *l != 'C' && *l != '['))
+		return NULL;
+	s = low = g_ascii_strdown(l, (gssize)n);
 	for (k = 0; k < G_N_ELEMENTS(pre); k++) {
 		if (!g_str_has_prefix(s, pre[k]))
 			continue;
