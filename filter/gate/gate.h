@@ -78,10 +78,11 @@ void gate_attest(struct gate *g, const char *verdict);
 /*
  * Run the checks on every patch added (the tree checks with at most a
  * few git processes for the whole series: one cat-file --batch-check,
- * one log, one check-mailmap, one name-rev for the release tags) and
- * print the summary's gate lines. Returns LORE_EGATE when the policy is
- * hardfail and a check failed (one line on stderr names the patch and
- * the check), else LORE_OK.
+ * one log, one check-mailmap, one name-rev for the release tags; one
+ * merge-base per backport) and print the summary's gate lines, unless
+ * o.later leaves them to gate_report(). Returns LORE_EGATE when the
+ * policy is hardfail and a check failed (one line on stderr names the
+ * patch and the check, at once), else LORE_OK.
  */
 int gate_run(struct gate *g);
 
