@@ -7,14 +7,16 @@
 # generated (no Fixes:, every patch signed off by its author: the gate
 # runs no git process) and the same thread with a Fixes: line in every
 # patch naming a commit of the tree (100 distinct commits, so one
-# cat-file --batch-check, one log and 100 tag --contains). Medians of
+# cat-file --batch-check, one log, one name-rev, one tag --list). Medians of
 # RUNS interleaved pairs of wall-time runs and lore-am's own
 # instructions (callgrind; the git children are not counted there).
 #
 # Usage:
-#   gate-bench.sh [-n RUNS] [-w DIR] [-L LORE_AM]
+#   gate-bench.sh [-n RUNS] [-i] [-w DIR] [-L LORE_AM]
 #
 #   -n RUNS     runs of each command (default 10)
+#   -i          instructions only, no wall time (a loaded machine's wall
+#               time is noise)
 #   -w DIR      work folder, kept and reused (default bench/out/gate)
 #   -L LORE_AM  the binary to time (default ./lore-am of this tree)
 #
@@ -30,10 +32,11 @@ die() { echo "gate-bench.sh: $*" >&2; exit 2; }
 say() { echo "gate-bench.sh: $*" >&2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
-runs=10 work=$here/out/gate lore=$here/../lore-am
+runs=10 work=$here/out/gate lore=$here/../lore-am wall=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=${2:?}; shift 2 ;;
+	-i) wall=0; shift ;;
 	-w) work=${2:?}; shift 2 ;;
 	-L) lore=${2:?}; shift 2 ;;
 	-h|--help) usage 0 ;;
@@ -106,12 +109,22 @@ one() {
 median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6 }'; }
 report=$work/report.md
 {
-	echo "Command: \`bench/gate-bench.sh -n $runs\`, $(date -u +%H:%M) UTC, load $(cut -d' ' -f1 /proc/loadavg) at the start."
+	echo "Command: \`bench/gate-bench.sh -n $runs$([ "$wall" = 1 ] || echo ' -i')\`, $(date -u +%H:%M) UTC, load $(cut -d' ' -f1 /proc/loadavg) at the start."
 	echo
-	echo "| thread | gate off | gate warn | warn / off | git processes the gate adds |"
-	echo "|---|---|---|---|---|"
+	if [ "$wall" = 1 ]; then
+		echo "| thread | gate off | gate warn | warn / off | git processes the gate adds |"
+		echo "|---|---|---|---|---|"
+	fi
 } >"$report"
+# the git processes the gate adds (GIT_TRACE), one run each way
+ngit() {
+	rm -f "$work/$1.trace" "$work/$1.trace-off"
+	HOME=$work/home-warn GIT_TRACE=$work/$1.trace "$lore" -m "$work/$1.mbox" -o - "$id" >/dev/null 2>&1 || true
+	HOME=$work/home-off GIT_TRACE=$work/$1.trace-off "$lore" -m "$work/$1.mbox" -o - "$id" >/dev/null 2>&1 || true
+	echo $(( $(grep -c 'trace: built-in: git' "$work/$1.trace") - $(grep -c 'trace: built-in: git' "$work/$1.trace-off") ))
+}
 for t in large fixes; do
+	[ "$wall" = 1 ] || break
 	say "timing $t: $runs interleaved pairs"
 	one off "$t" >/dev/null; one warn "$t" >/dev/null
 	: >"$work/$t.off.times"; : >"$work/$t.warn.times"
@@ -121,11 +134,7 @@ for t in large fixes; do
 	done
 	off=$(median <"$work/$t.off.times")
 	warn=$(median <"$work/$t.warn.times")
-	rm -f "$work/$t.trace" "$work/$t.trace-off"
-	HOME=$work/home-warn GIT_TRACE=$work/$t.trace "$lore" -m "$work/$t.mbox" -o - "$id" >/dev/null 2>&1 || true
-	HOME=$work/home-off GIT_TRACE=$work/$t.trace-off "$lore" -m "$work/$t.mbox" -o - "$id" >/dev/null 2>&1 || true
-	ngit=$(( $(grep -c 'trace: built-in: git' "$work/$t.trace") - $(grep -c 'trace: built-in: git' "$work/$t.trace-off") ))
-	echo "| $t (wall, median) | ${off} s | ${warn} s | $(perl -e "printf '%.3f', $warn / $off") | $ngit |" >>"$report"
+	echo "| $t (wall, median) | ${off} s | ${warn} s | $(perl -e "printf '%.3f', $warn / $off") | $(ngit "$t") |" >>"$report"
 done
 for t in large fixes; do
 	for g in off warn; do
@@ -138,11 +147,11 @@ for t in large fixes; do
 done
 {
 	echo
-	echo "| thread | instructions, gate off | gate warn | warn / off |"
-	echo "|---|---|---|---|"
+	echo "| thread | instructions, gate off | gate warn | warn / off | git processes the gate adds |"
+	echo "|---|---|---|---|---|"
 	for t in large fixes; do
 		eval "o=\$i_${t}_off w=\$i_${t}_warn"
-		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") |"
+		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") | $(ngit "$t") |"
 	done
 } >>"$report"
 cat "$report"

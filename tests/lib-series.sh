@@ -136,3 +136,21 @@ user_clone() {
 		git -C "$1" checkout -q main
 	fi
 }
+
+# b4_hashes REPO RANGE: b4's own patchwork hash (its Python module) of
+# each commit of RANGE in REPO, oldest first, each followed by a space
+b4_hashes() {
+	for _c in $(git -C "$1" rev-list --reverse "$2"); do
+		git -C "$1" diff "$_c~..$_c" |
+		/usr/bin/python3 -c "import sys, b4; print(b4.LoreMessage.get_patchwork_hash(sys.stdin.read()))"
+	done | tr '\n' ' '
+}
+
+# b4_ty REPO OUT: the real `b4 ty --auto --dry-run` in REPO, writing its
+# thanks into the folder OUT and what it says into OUT.out; prints the
+# path of the first thanks mail (nothing when there is none)
+b4_ty() {
+	mkdir -p "$2" &&
+	(cd "$1" && b4 ty --auto --dry-run -o "$2" >"$2.out" 2>&1)
+	ls "$2"/*.thanks 2>/dev/null | head -1
+}

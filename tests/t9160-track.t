@@ -37,20 +37,15 @@ is "$(json "d['to'] + ' | ' + d['cc']")" "list@example.org | rev@example.com" "i
 is "$(json "' '.join(c[1] for c in d['commits'])")" "$(git -C "$TRASH/u" rev-list --reverse base..HEAD | tr '\n' ' ' | sed 's/ $//')" \
 	"the exact commits applied"
 if /usr/bin/python3 -c "import b4" 2>/dev/null; then
-	want=$(for c in $(git -C "$TRASH/u" rev-list --reverse base..HEAD); do
-		git -C "$TRASH/u" diff "$c~..$c" |
-		/usr/bin/python3 -c "import sys, b4; print(b4.LoreMessage.get_patchwork_hash(sys.stdin.read()))"
-	done | tr '\n' ' ')
+	want=$(b4_hashes "$TRASH/u" base..HEAD)
 	is "$(json "' '.join(p[1] for p in d['patches'])") " "$want" "each patch's hash is b4's patchwork hash of its commit"
 else
 	skip "b4's Python module is not installed"
 fi
 
 if command -v b4 >/dev/null; then
-	mkdir "$TRASH/ty"
-	(cd "$TRASH/u" && b4 ty --auto --dry-run -o "$TRASH/ty" >"$TRASH/ty.out" 2>&1)
+	thanks=$(b4_ty "$TRASH/u" "$TRASH/ty")
 	check "b4 ty --auto finds the series" grep -q "Located: \[PATCH 0/3\] Add the pieces" "$TRASH/ty.out"
-	thanks=$(ls "$TRASH"/ty/*.thanks 2>/dev/null | head -1)
 	check "and thanks for each applied commit" grep -q "commit: $(git -C "$TRASH/u" rev-parse HEAD)" "$thanks"
 	check "addressed to the series' author and list" grep -qx "To: list@example.org, Test Maintainer <maintainer@example.org>" "$thanks"
 else

@@ -40,10 +40,7 @@ is "$(json "d['msgid'] + ' ' + str('commits' in d)")" "$cover_id False" \
 (cd "$TRASH/u" && git am -q s.mbx)
 ok $? "git am s.mbx"
 if /usr/bin/python3 -c "import b4" 2>/dev/null; then
-	want=$(for c in $(git -C "$TRASH/u" rev-list --reverse base..HEAD); do
-		git -C "$TRASH/u" diff "$c~..$c" |
-		/usr/bin/python3 -c "import sys, b4; print(b4.LoreMessage.get_patchwork_hash(sys.stdin.read()))"
-	done | tr '\n' ' ')
+	want=$(b4_hashes "$TRASH/u" base..HEAD)
 	is "$(json "' '.join(p[1] for p in d['patches'])") " "$want" \
 		"each patch's hash is b4's patchwork hash of the commit git am made"
 else
@@ -51,10 +48,8 @@ else
 fi
 
 if command -v b4 >/dev/null; then
-	mkdir "$TRASH/ty"
-	(cd "$TRASH/u" && b4 ty --auto --dry-run -o "$TRASH/ty" >"$TRASH/ty.out" 2>&1)
+	thanks=$(b4_ty "$TRASH/u" "$TRASH/ty")
 	check "b4 ty --auto finds the series" grep -q "Located: \[PATCH 0/3\] Add the pieces" "$TRASH/ty.out"
-	thanks=$(ls "$TRASH"/ty/*.thanks 2>/dev/null | head -1)
 	is "$(grep -c '^ *commit: ' "$thanks" 2>/dev/null)" 3 "and thanks for each of the three commits"
 	check "the last one is HEAD" grep -q "commit: $(git -C "$TRASH/u" rev-parse HEAD)" "$thanks"
 	# the real b4 am on the same thread writes the same record

@@ -430,3 +430,9 @@ attest_holds(struct attest *a, const struct message *msg)
 	a->quiet = FALSE;
 	return a->held && !a->broke;
 }
+
+gboolean
+attest_off(const struct attest *a)
+{
+	return !a || a->policy == ATTEST_OFF;
+}

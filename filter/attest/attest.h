@@ -72,4 +72,7 @@ gboolean attest_holds(struct attest *a, const struct message *msg);
 /* "pass" (some signature held, none failed), "fail" or "none". */
 const char *attest_outcome(const struct attest *a);
 
+/* Is nothing checked (NULL, or the policy off)? */
+gboolean attest_off(const struct attest *a);
+
 #endif

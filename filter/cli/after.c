@@ -11,6 +11,7 @@
 #include "git/linkcheck.h"
 #include "git/prep3way.h"
 #include "git/rangediff.h"
+#include "git/stable.h"
 #include "git/track.h"
 #include "git/treecheck.h"
 #include "core/util.h"
@@ -282,6 +283,7 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	struct amjob_result r = {0};
 	struct treecheck tc = {0};
 	g_autofree char *base = NULL, *top = NULL;
+	g_autoptr(GPtrArray) stable = NULL;
 	gboolean plain;
 	int rc;
 
@@ -292,8 +294,14 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 		o->gate.policy = GATE_OFF;
 		return rangediff_run(s, o, c->range_diff, cfg);
 	}
+	if (!stable_branches(c->stable, cfg, &stable))
+		return LORE_EUSAGE;
+	/* --check's verdicts and the branches join the gate's lines: it
+	 * says them once they are known (and the JSON says everything) */
+	o->gate.later = c->check || stable->len || o->gate.json;
 	/* with -q no Base: line is read: no git process for it */
-	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;
+	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way &&
+		!stable->len;
 	if (!plain) {
 		top = treecheck_toplevel();
 		/* the gate need not ask git again */
@@ -320,6 +328,8 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 		goto out;
 	/* what git am would apply without a word */
 	linkcheck_report(r.mbox);
+	if (stable->len && !top)
+		lore_err("--stable: not in a git tree; no branch tried");
 	if (plain)
 		goto out;
 	treecheck_parse(&tc, r.mbox);
@@ -342,7 +352,9 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 			base = g_strdup(c->merge_base);
 		}
 		if (c->check)
-			check_run(r.mbox, top, cfg);
+			check_run(r.mbox, top, cfg, r.gate_held);
+		if (stable->len)
+			stable_run(r.gate_held, r.mbox, stable);
 		if (c->prep_3way && top)
 			prep3way_run(r.mbox);
 		if (mode != APPLY_NONE)
@@ -354,6 +366,7 @@ out:
 	if (!rc && r.mbox && !c->apply && r.present == r.expected &&
 	    config_bool(config_get(cfg, "track", NULL)))
 		track(s->thread, &r, c, NULL, NULL);
+	gate_report(r.gate_held, rc);
 	treecheck_clear(&tc);
 	amjob_result_clear(&r);
 	return rc;

@@ -28,6 +28,8 @@ cli_clear(struct cli *c)
 	g_free(c->merge_base);
 	g_free(c->lookback_arg);
 	g_free(c->stdin_pipe_sep);
+	g_free(c->format);
+	g_strfreev(c->stable);
 	memset(c, 0, sizeof(*c));
 }
 

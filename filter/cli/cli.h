@@ -67,6 +67,9 @@ struct cli {
 	gboolean pr;	  /* b4's word pr: a pull request (cmd_pr.c) */
 	gboolean explode; /* pr -e: its commits as an am-ready series */
 	gboolean dig;	  /* the word dig: where a commit came from */
+	char *format;	  /* --format: "text" or "json", or NULL */
+	gboolean json;	  /* --format=json (cmd_common_check() sets it) */
+	char **stable;	  /* --stable BRANCH..., or NULL */
 	char **args;
 };
 

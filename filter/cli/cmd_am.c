@@ -134,6 +134,26 @@ not_built(const struct cli *c)
 	return LORE_EUSAGE;
 }
 
+/* --format=text|json; the JSON is the am run's summary (gate.h) */
+static int
+cmd_format(struct cli *c)
+{
+	g_autofree char *s = NULL;
+
+	c->json = !g_strcmp0(c->format, "json");
+	if (c->format && !c->json && strcmp(c->format, "text")) {
+		s = lore_term_safe(c->format, -1);
+		lore_err("--format '%s' is not text or json", s);
+		return LORE_EUSAGE;
+	}
+	if (c->json && (c->thread || c->passthrough || c->range_diff)) {
+		lore_err("--format=json is the am run's summary: not with "
+			 "--thread, --passthrough or --range-diff");
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
 int
 cmd_common_check(struct cli *c)
 {
@@ -172,6 +192,8 @@ cmd_common_check(struct cli *c)
 		}
 		c->guess_lookback = (int)n;
 	}
+	if ((rc = cmd_format(c)))
+		return rc;
 	if ((rc = not_built(c)) || (rc = b4_habits(c)) ||
 	    (rc = cmd_rangediff_fold(c)) || (rc = check_terminal(c)))
 		return rc;

@@ -126,7 +126,7 @@ explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
 	s = series_analyse_for(x, m->msgid, trailer_reply_sends);
 	runopts_am(&o, c, cfg);
 	o.target = m->msgid;
-	rc = runopts_gate(&o, cfg);
+	rc = runopts_gate(&o, c, cfg);
 	if (!rc)
 		rc = amjob_run(s, &o);
 	runopts_am_clear(&o);

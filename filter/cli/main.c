@@ -231,6 +231,14 @@ static GOptionEntry entries[] = {
      NULL},
     {"dig", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opts.dig,
      "The word dig: find the series a commit was applied from", NULL},
+    {"format", 0, 0, G_OPTION_ARG_STRING, &opts.format,
+     "The summary as text (the default) or as json: one JSON document, "
+     "the last line of stderr",
+     "FORMAT"},
+    {"stable", 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts.stable,
+     "Say whether the series applies to each stable BRANCH clean, with "
+     "-3, or not (default: lore-am.stable-branches)",
+     "BRANCH"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet,
      "Print only errors on stderr", NULL},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opts.version,
@@ -364,7 +372,7 @@ run(const struct cmd *cmd)
 	int rc;
 
 	/* a filter's stderr goes to a log: only errors belong there */
-	lore_quiet = opts.quiet || opts.passthrough;
+	lore_quiet = opts.quiet || opts.passthrough || opts.json;
 	/* a file size limit must fail the write (EFBIG), not kill us
 	 * halfway: the temporary file is then removed and reported */
 	signal(SIGXFSZ, SIG_IGN);

@@ -280,7 +280,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	runopts_am(&o, c, cfg);
 	o.target = target;
 	o.result = res;
-	rc = runopts_gate(&o, cfg);
+	rc = runopts_gate(&o, c, cfg);
 	if (!rc)
 		rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
 	if (!rc)

@@ -94,10 +94,13 @@ runopts_am_clear(struct amjob_opts *o)
 }
 
 int
-runopts_gate(struct amjob_opts *o, struct config *cfg)
+runopts_gate(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 {
 	const char *v = config_get(cfg, "gate", NULL);
 	g_autofree char *s = NULL;
+
+	o->gate.json = c->json;
+	o->gate.mainline = config_get(cfg, "mainline-ref", NULL);
 
 	if (!v || gate_parse_policy(v, &o->gate.policy))
 		return LORE_OK;

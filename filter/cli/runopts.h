@@ -22,7 +22,7 @@
 void runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg);
 void runopts_am_clear(struct amjob_opts *o);
 /* lore-am.gate into @o->gate.policy: LORE_EUSAGE, said, when not valid. */
-int runopts_gate(struct amjob_opts *o, struct config *cfg);
+int runopts_gate(struct amjob_opts *o, const struct cli *c, struct config *cfg);
 
 /* The thread's rule among copies of one Message-ID (copyrank.h):
  * lore-am.listid-preference, else b4.listid-preference. */

@@ -2,12 +2,15 @@
  * gate.c - the gate's patches collected and its lines said: each patch's
  * commit message cut from the am-ready body (mail/body.h's rules, the
  * same git am uses), its trailer block read, the checks run, then one
- * line per patch with the worst mark, the findings under it, and under
+ * line per patch with the worst mark (and --check's verdict beside it),
+ * the findings under it, --stable's branches, and under
  * lore-am.gate=hardfail one line naming the first patch and check that
- * failed. The checks themselves are gatefixes.c, gatesob.c, gatelinks.c.
+ * failed. The checks themselves are gatefixes.c, gatesob.c, gatelinks.c,
+ * gateport.c; the JSON form is gatejson.c.
  */
 #include "gate/gate-int.h"
 #include "core/gitrun.h"
+#include "core/say.h"
 #include "trailers/bodyparts.h"
 #include "mail/mailinfo.h"
 
@@ -18,7 +21,9 @@
 #define GATE_GIT_KEEP (4u << 20)
 #define GATE_GIT_TIMEOUT 120
 
-static const char *const marks[] = {"✓", "!", "✗"};
+const char *const gate_marks[3] = {"✓", "!", "✗"};
+const char *const gate_check_names[GATE_C_N] = {"fixes", "cc-stable", "signoff",
+						"links", "backport"};
 
 gboolean
 gate_parse_policy(const char *v, enum gate_policy *out)
@@ -34,16 +39,37 @@ gate_parse_policy(const char *v, enum gate_policy *out)
 	return TRUE;
 }
 
+static void
+finding_free(struct gate_finding *f)
+{
+	g_free(f->text);
+	g_free(f->suggest);
+	g_free(f);
+}
+
+static void
+branch_free(struct gate_branch *b)
+{
+	g_free(b->name);
+	g_free(b->verdict);
+	g_free(b->text);
+	g_free(b);
+}
+
 struct gate *
 gate_new(const struct gate_opts *o)
 {
 	struct gate *g;
 
-	if (o->policy == GATE_OFF)
+	/* off: no gate, unless the JSON or --stable's lines need one */
+	if (o->policy == GATE_OFF && !o->json && !o->later)
 		return NULL;
 	g = g_new0(struct gate, 1);
 	g->o = *o;
 	g->patches = g_ptr_array_new();
+	g->branches =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)branch_free);
+	g->fixed = g_ptr_array_new_with_free_func(g_free);
 	g->tree = o->tree_known ? o->in_tree : -1;
 	return g;
 }
@@ -54,10 +80,14 @@ patch_free(struct gate_patch *p)
 	g_free(p->subject);
 	g_free(p->author_name);
 	g_free(p->author_email);
+	g_free(p->message);
 	g_ptr_array_free(p->trailers, TRUE);
 	g_ptr_array_free(p->finds, TRUE);
 	g_ptr_array_free(p->info, TRUE);
 	g_free(p->first_fail);
+	g_free(p->attest);
+	g_free(p->check_verdict);
+	g_free(p->check_lines);
 	g_free(p);
 }
 
@@ -68,6 +98,11 @@ gate_free(struct gate *g)
 		return;
 	g_ptr_array_set_free_func(g->patches, (GDestroyNotify)patch_free);
 	g_ptr_array_free(g->patches, TRUE);
+	g_ptr_array_free(g->branches, TRUE);
+	g_ptr_array_free(g->fixed, TRUE);
+	if (g->series.others)
+		g_array_unref(g->series.others);
+	g_free(g->series.cover);
 	g_free(g);
 }
 
@@ -91,7 +126,6 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 {
 	struct gate_patch *p;
 	struct body_parts bp;
-	g_autofree char *msg = NULL;
 	guint i;
 
 	if (!g)
@@ -100,13 +134,13 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 	p->subject = g_strdup(subject);
 	p->author_name = g_strdup(author_name ? author_name : "");
 	p->author_email = g_strdup(author_email ? author_email : "");
-	p->finds = g_ptr_array_new_with_free_func(g_free);
-	p->info = g_ptr_array_new_with_free_func(g_free);
+	p->finds = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
+	p->info = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
 	p->trailers = trailer_array_new();
 	/* the trailer block git am commits: the last paragraph above the
 	 * patch (body_split() takes it off the message as b4 does) */
-	msg = commit_message(body);
-	body_split(msg, &bp);
+	p->message = commit_message(body);
+	body_split(p->message, &bp);
 	for (i = 0; i < bp.trailers->len; i++)
 		g_ptr_array_add(p->trailers,
 				trailer_copy(bp.trailers->pdata[i]));
@@ -115,24 +149,64 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 }
 
 void
-gate_find(struct gate_patch *p, enum gate_mark m, const char *fmt, ...)
+gate_series(struct gate *g, int revision, int expected, int present, int asked,
+	    GArray *others, const char *cover)
 {
-	g_autofree char *text = NULL, *safe = NULL;
+	if (!g)
+		return;
+	g->series.revision = revision;
+	g->series.expected = expected;
+	g->series.present = present;
+	g->series.asked = asked;
+	if (others)
+		g->series.others = g_array_ref(others);
+	g->series.cover = g_strdup(cover);
+}
+
+void
+gate_attest(struct gate *g, const char *verdict)
+{
+	struct gate_patch *p;
+
+	if (!g || !g->patches->len)
+		return;
+	p = g->patches->pdata[g->patches->len - 1];
+	g_free(p->attest);
+	p->attest = g_strdup(verdict);
+}
+
+void
+gate_find(struct gate_patch *p, enum gate_check c, enum gate_mark m,
+	  const char *suggest, const char *fmt, ...)
+{
+	struct gate_finding *f = g_new0(struct gate_finding, 1);
 	va_list ap;
 
 	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
+	f->text = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	safe = lore_term_safe(text, -1);
+	f->check = c;
+	f->mark = m;
+	f->suggest = g_strdup(suggest);
+	p->ran |= 1u << c;
 	if (m == GATE_PASS) {
-		g_ptr_array_add(p->info, g_steal_pointer(&safe));
+		g_ptr_array_add(p->info, f);
 		return;
 	}
 	if (m == GATE_FAIL && !p->first_fail)
-		p->first_fail = g_strdup(safe);
+		p->first_fail = lore_term_safe(f->text, -1);
 	if (m > p->mark)
 		p->mark = m;
-	g_ptr_array_add(p->finds, g_strdup_printf("%s %s", marks[m], safe));
+	g_ptr_array_add(p->finds, f);
+}
+
+void
+gate_ran(struct gate_patch *p, enum gate_check c, gboolean skipped)
+{
+	if (skipped)
+		p->skipped |= 1u << c;
+	else
+		p->ran |= 1u << c;
 }
 
 gboolean
@@ -166,19 +240,24 @@ gate_git(struct gate *g, const char *const *argv, const char *input,
 	return TRUE;
 }
 
+int
+gate_git_status(struct gate *g, const char *const *argv)
+{
+	struct gitrun_bound b = {GATE_GIT_TIMEOUT, 4096, FALSE, 0};
+	GString *out = g_string_new(NULL);
+	int rc = gitrun_bounded(g->o.dir, argv, NULL, 0, out, &b, NULL);
+
+	g_string_free(out, TRUE);
+	return rc;
+}
+
 gboolean
 gate_tree(struct gate *g)
 {
 	const char *const argv[] = {"git", "rev-parse", "--git-dir", NULL};
 
-	if (g->tree < 0) {
-		struct gitrun_bound b = {GATE_GIT_TIMEOUT, 4096, FALSE, 0};
-		GString *out = g_string_new(NULL);
-
-		g->tree =
-		    gitrun_bounded(g->o.dir, argv, NULL, 0, out, &b, NULL) == 0;
-		g_string_free(out, TRUE);
-	}
+	if (g->tree < 0)
+		g->tree = gate_git_status(g, argv) == 0;
 	if (!g->tree && !g->tree_noted) {
 		lore_info("NOTE: gate: not in a git tree: the Fixes:, "
 			  "Cc: stable and .mailmap checks are skipped");
@@ -187,47 +266,90 @@ gate_tree(struct gate *g)
 	return g->tree;
 }
 
+/* "a; b" of the ✓ notes of @p, or NULL */
+static char *
+infos(const struct gate_patch *p)
+{
+	GString *s;
+	guint i;
+
+	if (!p->info->len)
+		return NULL;
+	s = g_string_new(NULL);
+	for (i = 0; i < p->info->len; i++)
+		g_string_append_printf(
+		    s, "%s%s", i ? "; " : "",
+		    ((struct gate_finding *)p->info->pdata[i])->text);
+	return g_string_free(s, FALSE);
+}
+
+static void
+say_patch(const struct gate_patch *p)
+{
+	g_autofree char *info = infos(p);
+	g_autofree char *check =
+	    p->check_verdict ? g_strdup_printf(" [check: %s]", p->check_verdict)
+			     : NULL;
+	guint k;
+
+	lore_say("  %s %s%s%s%s%s", gate_marks[p->mark], p->subject,
+		 info ? " (" : "", info ? info : "", info ? ")" : "",
+		 check ? check : "");
+	for (k = 0; k < p->finds->len; k++) {
+		const struct gate_finding *f = p->finds->pdata[k];
+
+		lore_say("    %s %s", gate_marks[f->mark], f->text);
+	}
+}
+
 /* One line per patch, its findings under it; a ✓ says what it knows. */
 static void
-report(struct gate *g, guint *fails)
+report(struct gate *g)
 {
-	guint i, k;
+	guint i;
 
-	lore_info("---");
-	lore_info("Gate (lore-am.gate=%s):",
-		  g->o.policy == GATE_HARDFAIL ? "hardfail" : "warn");
-	for (i = 0; i < g->patches->len; i++) {
-		struct gate_patch *p = g->patches->pdata[i];
-		g_autofree char *subj = lore_term_safe(p->subject, -1);
-		g_autofree char *info = NULL;
+	if (g->o.policy != GATE_OFF) {
+		lore_info("---");
+		lore_info("Gate (lore-am.gate=%s):",
+			  g->o.policy == GATE_HARDFAIL ? "hardfail" : "warn");
+		for (i = 0; i < g->patches->len; i++)
+			say_patch(g->patches->pdata[i]);
+	} else if (g->branches->len) {
+		lore_info("---");
+	}
+	if (g->branches->len)
+		lore_info("  Stable branches:");
+	for (i = 0; i < g->branches->len; i++) {
+		const struct gate_branch *b = g->branches->pdata[i];
 
-		if (p->info->len) {
-			g_ptr_array_add(p->info, NULL);
-			info = g_strjoinv("; ", (char **)p->info->pdata);
-			g_ptr_array_set_size(p->info, p->info->len - 1);
-		}
-		lore_info("  %s %s%s%s%s", marks[p->mark], subj,
-			  info ? " (" : "", info ? info : "", info ? ")" : "");
-		for (k = 0; k < p->finds->len; k++)
-			lore_info("    %s", (char *)p->finds->pdata[k]);
-		if (p->mark == GATE_FAIL)
-			(*fails)++;
+		lore_say("    %s %s: %s", gate_marks[b->mark], b->name,
+			 b->text);
 	}
 }
 
 int
 gate_run(struct gate *g)
 {
-	guint i, fails = 0;
+	guint i;
 
 	if (!g || !g->patches->len)
 		return LORE_OK;
+	g->ran = TRUE;
+	if (g->o.policy == GATE_OFF)
+		return LORE_OK;
 	gate_check_fixes(g);
 	gate_check_sob(g);
-	for (i = 0; i < g->patches->len; i++)
-		gate_check_links(g->patches->pdata[i]);
-	report(g, &fails);
-	if (g->o.policy != GATE_HARDFAIL || !fails)
+	gate_check_backport(g);
+	for (i = 0; i < g->patches->len; i++) {
+		struct gate_patch *p = g->patches->pdata[i];
+
+		gate_check_links(p);
+		if (p->mark == GATE_FAIL)
+			g->fails++;
+	}
+	if (!g->o.later)
+		report(g);
+	if (g->o.policy != GATE_HARDFAIL || !g->fails)
 		return LORE_OK;
 	for (i = 0; i < g->patches->len; i++) {
 		struct gate_patch *p = g->patches->pdata[i];
@@ -239,8 +361,77 @@ gate_run(struct gate *g)
 		lore_err("gate: %s: %s: nothing written or applied "
 			 "(lore-am.gate=hardfail%s)",
 			 subj, p->first_fail,
-			 fails > 1 ? ", more patches failed" : "");
+			 g->fails > 1 ? ", more patches failed" : "");
 		break;
 	}
 	return LORE_EGATE;
+}
+
+void
+gate_check_result(struct gate *g, guint i, const char *verdict,
+		  const char *lines)
+{
+	struct gate_patch *p;
+
+	if (!g || i >= g->patches->len)
+		return;
+	p = g->patches->pdata[i];
+	g_free(p->check_verdict);
+	g_free(p->check_lines);
+	p->check_verdict = g_strdup(verdict);
+	p->check_lines = g_strdup(lines);
+}
+
+GPtrArray *
+gate_fixed(struct gate *g)
+{
+	GPtrArray *a = g_ptr_array_new();
+	guint i;
+
+	for (i = 0; g && i < g->fixed->len; i++)
+		g_ptr_array_add(a, g->fixed->pdata[i]);
+	return a;
+}
+
+void
+gate_branch(struct gate *g, const char *branch, enum gate_mark m,
+	    const char *text)
+{
+	static const char *const verdicts[] = {"clean", "needs-3way", "cannot"};
+	struct gate_branch *b;
+
+	if (!g)
+		return;
+	b = g_new0(struct gate_branch, 1);
+	b->name = g_strdup(branch);
+	b->mark = m;
+	b->verdict = g_strdup(verdicts[m]);
+	b->text = g_strdup(text);
+	g_ptr_array_add(g->branches, b);
+}
+
+void
+gate_report(struct gate *g, int rc)
+{
+	if (!g || !g->o.later)
+		return;
+	if (g->o.json)
+		gate_json(g, rc);
+	else if (g->ran)
+		report(g);
+}
+
+const char *
+gate_outcome(const struct gate *g)
+{
+	static const char *const word[] = {"pass", "warn", "fail"};
+	enum gate_mark worst = GATE_PASS;
+	guint i;
+
+	if (!g || !g->ran || g->o.policy == GATE_OFF)
+		return NULL;
+	for (i = 0; i < g->patches->len; i++)
+		worst = MAX(worst,
+			    ((struct gate_patch *)g->patches->pdata[i])->mark);
+	return word[worst];
 }

@@ -7,7 +7,11 @@
  * the tree's .mailmap; a Co-developed-by's; with -s the applier's, last
  * and once), Reported-by: followed by Closes:, links that are URLs, and
  * Cc: stable against the release tags that hold the fixed commit. The
- * summary gets one line per patch (✓, ! or ✗) and the findings under it.
+ * summary gets one line per patch (✓, ! or ✗) and the findings under it,
+ * --check's verdict beside it and --stable's branches after (told by the
+ * git steps, which the gate comes before); --format=json says all of it,
+ * with the series chosen and each patch's attestation, as one JSON
+ * document on the last line of stderr.
  *
  * Ownership: struct gate owns the patches added to it (their strings are
  * copied); struct gate_opts is the caller's and is borrowed until
@@ -24,6 +28,12 @@ enum gate_policy {
 	GATE_HARDFAIL, /* a ✗ writes and applies nothing */
 };
 
+enum gate_mark {
+	GATE_PASS, /* ✓ */
+	GATE_NOTE, /* ! what checkpatch or a reviewer would warn about */
+	GATE_FAIL, /* ✗ what linux-next would send back */
+};
+
 struct gate_opts {
 	enum gate_policy policy;
 	gboolean add_my_sob;	/* -s: the applier's sign-off is checked */
@@ -32,6 +42,9 @@ struct gate_opts {
 	const char *dir;	/* the git tree asked, NULL: the current one */
 	gboolean tree_known;	/* the caller knows whether @dir is in a */
 	gboolean in_tree;	/* git work tree: the gate need not ask */
+	gboolean later;		/* the caller says the report (gate_report) */
+	gboolean json;		/* --format=json: the report is JSON */
+	const char *mainline;	/* lore-am.mainline-ref, or NULL */
 };
 
 struct gate;
@@ -39,7 +52,8 @@ struct gate;
 /* "off", "warn" or "hardfail" (any case) into *@out; FALSE otherwise. */
 gboolean gate_parse_policy(const char *v, enum gate_policy *out);
 
-/* NULL when the policy is off: every call below accepts NULL. */
+/* NULL when the policy is off (and no JSON, no o.later is asked): every
+ * call below accepts NULL. With the policy off, no check is made. */
 struct gate *gate_new(const struct gate_opts *o);
 void gate_free(struct gate *g);
 
@@ -51,14 +65,47 @@ void gate_free(struct gate *g);
 void gate_add(struct gate *g, const char *subject, const char *author_name,
 	      const char *author_email, const char *body);
 
+/* The series chosen, for the JSON: its revision, patches expected and
+ * present, the -v asked (0: the latest), the other revisions (int; may be
+ * NULL) and its cover letter's Message-ID (or NULL). */
+void gate_series(struct gate *g, int revision, int expected, int present,
+		 int asked, GArray *others, const char *cover);
+
+/* The attestation of the patch last added ("pass", "fail", "none",
+ * "off"), for the JSON. */
+void gate_attest(struct gate *g, const char *verdict);
+
 /*
  * Run the checks on every patch added (the tree checks with at most a
  * few git processes for the whole series: one cat-file --batch-check,
- * one log, one check-mailmap, one name-rev for the release tags) and
- * print the summary's gate lines. Returns LORE_EGATE when the policy is
- * hardfail and a check failed (one line on stderr names the patch and
- * the check), else LORE_OK.
+ * one log, one check-mailmap, one name-rev for the release tags; one
+ * merge-base per backport) and print the summary's gate lines, unless
+ * o.later leaves them to gate_report(). Returns LORE_EGATE when the
+ * policy is hardfail and a check failed (one line on stderr names the
+ * patch and the check, at once), else LORE_OK.
  */
 int gate_run(struct gate *g);
+
+/* With o.later: --check's @verdict ("clean", "warnings", "errors") of
+ * patch @i (0-based, in the order added) and the @lines it showed. */
+void gate_check_result(struct gate *g, guint i, const char *verdict,
+		       const char *lines);
+
+/* The commits the series' Fixes: name, resolved in the tree (full ids,
+ * borrowed from @g; the array is the caller's to free). */
+GPtrArray *gate_fixed(struct gate *g);
+
+/* --stable: @branch takes the series clean (GATE_PASS), needs -3
+ * (GATE_NOTE) or cannot (GATE_FAIL), @text says why. */
+void gate_branch(struct gate *g, const char *branch, enum gate_mark m,
+		 const char *text);
+
+/* With o.later: the gate's lines (or the JSON, with @rc the run's exit
+ * status), said once whatever the run came to. */
+void gate_report(struct gate *g, int rc);
+
+/* "pass", "warn" or "fail" (the worst patch), or NULL when the checks
+ * did not run: for the mail filter's status line. */
+const char *gate_outcome(const struct gate *g);
 
 #endif

@@ -275,14 +275,15 @@ judge(struct gate_patch *p, const struct fix *f, const char *subject)
 	if (!f->type)
 		return; /* git could not be asked: said already */
 	if (!f->full) {
-		gate_find(p, GATE_FAIL, "Fixes: %s is %s in this tree", f->id,
+		gate_find(p, GATE_C_FIXES, GATE_FAIL, NULL,
+			  "Fixes: %s is %s in this tree", f->id,
 			  !strcmp(f->type, "ambiguous") ? "ambiguous"
 							: "not an object");
 		return;
 	}
 	if (strcmp(f->type, "commit")) {
-		gate_find(p, GATE_FAIL, "Fixes: %s is a %s, not a commit",
-			  f->id, f->type);
+		gate_find(p, GATE_C_FIXES, GATE_FAIL, NULL,
+			  "Fixes: %s is a %s, not a commit", f->id, f->type);
 		return;
 	}
 	if (!f->subject)
@@ -291,17 +292,17 @@ judge(struct gate_patch *p, const struct fix *f, const char *subject)
 	want = squeeze(f->subject);
 	got = subject ? squeeze(subject) : NULL;
 	if (got && strcmp(got, want))
-		gate_find(p, GATE_FAIL,
+		gate_find(p, GATE_C_FIXES, GATE_FAIL, line,
 			  "Fixes: %s: the subject is not that commit's; "
 			  "use: %s",
 			  f->id, line);
 	else if (strlen(f->id) < GATE_ID_MIN)
-		gate_find(p, GATE_NOTE,
+		gate_find(p, GATE_C_FIXES, GATE_NOTE, line,
 			  "Fixes: %s has %zu hex digits, at least %d are "
 			  "asked; use: %s",
 			  f->id, strlen(f->id), GATE_ID_MIN, line);
 	else if (!got)
-		gate_find(p, GATE_NOTE,
+		gate_find(p, GATE_C_FIXES, GATE_NOTE, line,
 			  "Fixes: %s quotes no subject (\"...\"); use: %s",
 			  f->id, line);
 }
@@ -323,20 +324,22 @@ stable(struct gate_patch *p, GPtrArray *mine, const char *latest)
 			newer = f;
 	}
 	if (rel && !cc)
-		gate_find(p, GATE_NOTE,
+		gate_find(p, GATE_C_STABLE, GATE_NOTE,
+			  "Cc: stable@vger.kernel.org",
 			  "Fixes: %.12s is in %s: no Cc: "
 			  "stable@vger.kernel.org",
 			  rel->full, rel->release);
 	else if (rel)
-		gate_find(p, GATE_PASS, "fixes a commit of %s, Cc: stable",
-			  rel->release);
+		gate_find(p, GATE_C_STABLE, GATE_PASS, NULL,
+			  "fixes a commit of %s, Cc: stable", rel->release);
 	else if (newer && latest && cc)
-		gate_find(p, GATE_NOTE,
+		gate_find(p, GATE_C_STABLE, GATE_NOTE,
+			  "drop Cc: stable: the fix goes in with the commit",
 			  "Cc: stable, but %.12s is newer than every release "
 			  "(%s): it is in none",
 			  newer->full, latest);
 	else if (newer && latest)
-		gate_find(p, GATE_PASS,
+		gate_find(p, GATE_C_STABLE, GATE_PASS, NULL,
 			  "fixes a commit newer than %s: no Cc: stable",
 			  latest);
 }
@@ -358,7 +361,7 @@ collect(struct gate *g, GHashTable *byid, GPtrArray *fixes)
 			if (!gate_is(t, "fixes"))
 				continue;
 			if (!parse_fixes(t->value, &id, &subj)) {
-				gate_find(p, GATE_FAIL,
+				gate_find(p, GATE_C_FIXES, GATE_FAIL, NULL,
 					  "Fixes: '%s' does not start with a "
 					  "commit id",
 					  t->value);
@@ -375,6 +378,24 @@ collect(struct gate *g, GHashTable *byid, GPtrArray *fixes)
 	}
 }
 
+/* Outside a git tree: the patches with a Fixes: were not looked at. */
+static void
+skipped(struct gate *g)
+{
+	guint i, k;
+
+	for (i = 0; i < g->patches->len; i++) {
+		struct gate_patch *p = g->patches->pdata[i];
+
+		for (k = 0; k < p->trailers->len; k++)
+			if (gate_is(p->trailers->pdata[k], "fixes")) {
+				gate_ran(p, GATE_C_FIXES, TRUE);
+				gate_ran(p, GATE_C_STABLE, TRUE);
+				break;
+			}
+	}
+}
+
 void
 gate_check_fixes(struct gate *g)
 {
@@ -386,11 +407,22 @@ gate_check_fixes(struct gate *g)
 	guint i, k;
 
 	collect(g, byid, fixes);
-	if (!fixes->len || !gate_tree(g))
+	if (!fixes->len)
 		goto out;
+	if (!gate_tree(g)) {
+		skipped(g);
+		goto out;
+	}
 	resolve(g, fixes);
 	subjects(g, fixes);
 	releases(g, fixes);
+	for (i = 0; i < fixes->len; i++) {
+		const struct fix *f = fixes->pdata[i];
+
+		if (f->subject && !g_ptr_array_find_with_equal_func(
+				      g->fixed, f->full, g_str_equal, NULL))
+			g_ptr_array_add(g->fixed, g_strdup(f->full));
+	}
 	for (i = 0; i < g->patches->len; i++) {
 		struct gate_patch *p = g->patches->pdata[i];
 		GPtrArray *mine = g_ptr_array_new();
@@ -404,6 +436,7 @@ gate_check_fixes(struct gate *g)
 			    !parse_fixes(t->value, &id, &subj) ||
 			    !(f = g_hash_table_lookup(byid, id)))
 				continue;
+			gate_ran(p, GATE_C_FIXES, FALSE);
 			judge(p, f, subj);
 			if (!f->subject)
 				continue;
@@ -413,6 +446,8 @@ gate_check_fixes(struct gate *g)
 			}
 			g_ptr_array_add(mine, f);
 		}
+		if (mine->len)
+			gate_ran(p, GATE_C_STABLE, FALSE);
 		stable(p, mine, latest);
 		g_ptr_array_free(mine, TRUE);
 	}

@@ -116,6 +116,18 @@ author_signed(const struct gate_patch *p)
 	return FALSE;
 }
 
+static gboolean
+any_sob(const struct gate_patch *p)
+{
+	guint i;
+
+	for (i = 0; i < p->trailers->len; i++)
+		if (gate_is(p->trailers->pdata[i], "signed-off-by") &&
+		    ((const struct trailer *)p->trailers->pdata[i])->addr_email)
+			return TRUE;
+	return FALSE;
+}
+
 /* The contacts of @p the mailmap is to be asked about. */
 static void
 ask_about(struct gate_patch *p, GPtrArray *contacts, GHashTable *seen)
@@ -154,7 +166,9 @@ co_developers(struct gate_patch *p)
 		n = i + 1 < p->trailers->len ? p->trailers->pdata[i + 1] : NULL;
 		if (!n || !t->addr_email ||
 		    !sob_of(n, t->addr_name ? t->addr_name : "", t->addr_email))
-			gate_find(p, GATE_FAIL,
+			gate_find(p, GATE_C_SIGNOFF, GATE_FAIL,
+				  "add that person's Signed-off-by: right "
+				  "after it",
 				  "Co-developed-by: %s is not followed by "
 				  "that person's Signed-off-by:",
 				  t->value);
@@ -178,11 +192,12 @@ applier(const struct gate *g, struct gate_patch *p)
 		last = t;
 	}
 	if (n > 1)
-		gate_find(p, GATE_NOTE, "your Signed-off-by: is there %u times",
-			  n);
+		gate_find(p, GATE_C_SIGNOFF, GATE_NOTE, "keep the last one",
+			  "your Signed-off-by: is there %u times", n);
 	if (!last || !gate_is(last, "signed-off-by") ||
 	    !trailer_email_eq(last, g->o.user_email))
-		gate_find(p, GATE_NOTE,
+		gate_find(p, GATE_C_SIGNOFF, GATE_NOTE,
+			  "move your Signed-off-by: to the end",
 			  "your Signed-off-by: is not the last "
 			  "trailer");
 }
@@ -197,8 +212,11 @@ gate_check_sob(struct gate *g)
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	guint i;
 
+	/* the mailmap can only match a sign-off there is: a patch with
+	 * none costs no git process (and outside a tree, no note) */
 	for (i = 0; i < g->patches->len; i++)
-		if (!author_signed(g->patches->pdata[i]))
+		if (!author_signed(g->patches->pdata[i]) &&
+		    any_sob(g->patches->pdata[i]))
 			ask_about(g->patches->pdata[i], contacts, seen);
 	/* only a sign-off not matched plainly costs a git process */
 	if (contacts->len && gate_tree(g))
@@ -206,8 +224,10 @@ gate_check_sob(struct gate *g)
 	for (i = 0; i < g->patches->len; i++) {
 		struct gate_patch *p = g->patches->pdata[i];
 
+		gate_ran(p, GATE_C_SIGNOFF, FALSE);
 		if (!author_signed(p) && !mapped_sob(map, p))
-			gate_find(p, GATE_FAIL,
+			gate_find(p, GATE_C_SIGNOFF, GATE_FAIL,
+				  "ask the author for a Signed-off-by:",
 				  "the author, %s <%s>, has not signed off",
 				  p->author_name, p->author_email);
 		co_developers(p);

@@ -7,6 +7,7 @@
  * or "CHECK:".
  */
 #include "git/check.h"
+#include "gate/gate.h"
 #include "core/gitrun.h"
 #include "mail/mbox.h"
 #include "mail/message.h"
@@ -42,6 +43,7 @@ struct check_job {
 	char *cannot;  /* the command could not be run: why */
 	gboolean done; /* set under the state's lock */
 	gboolean ran;  /* FALSE: skipped (interrupted, or a failure) */
+	guint index;   /* the patch's place in the series, from 0 */
 };
 
 struct check_state {
@@ -54,7 +56,8 @@ struct check_state {
 	gboolean stop; /* a run could not start: start no more */
 	guint next;    /* the next job a worker takes (under @lock) */
 	guint n, counts[3], timed_out, cut;
-	gboolean failed; /* the command could not be run */
+	gboolean failed;   /* the command could not be run */
+	struct gate *gate; /* told each verdict, or NULL */
 };
 
 /* " (check timed out after N s)", " (output cut: ...)" or "" (g_free) */
@@ -170,6 +173,7 @@ add_job(const char *msg, size_t len, void *data)
 
 	j->msg = g_memdup2(msg, len);
 	j->len = len;
+	j->index = st->jobs->len;
 	j->subject = m && m->subject ? g_strdup(m->subject) : NULL;
 	j->b.timeout = st->timeout;
 	j->b.keep = CHECK_OUTPUT_KEEP;
@@ -188,6 +192,8 @@ job_free(gpointer p)
 	g_free(j->cannot);
 	g_free(j);
 }
+
+static const char *const verdicts[] = {"clean", "warnings", "errors"};
 
 /* Job @j's outcome, once done, in the summary and the counts. */
 static void
@@ -208,6 +214,7 @@ report(struct check_state *st, const struct check_job *j)
 	st->timed_out += j->b.timed_out;
 	st->cut += !j->b.timed_out && j->b.cut > 0;
 	show(j);
+	gate_check_result(st->gate, j->index, verdicts[j->grade], j->shown);
 }
 
 /* lore-am.check-jobs: runs at once, the online CPUs when unset or bad */
@@ -314,7 +321,8 @@ run_all(struct check_state *st, const GString *mbox, guint jobs)
 }
 
 void
-check_run(const GString *mbox, const char *top, struct config *cfg)
+check_run(const GString *mbox, const char *top, struct config *cfg,
+	  struct gate *gate)
 {
 	const char *cmd =
 	    config_get(cfg, "am-perpatch-check-cmd", "am-perpatch-check-cmd");
@@ -343,6 +351,7 @@ check_run(const GString *mbox, const char *top, struct config *cfg)
 		return;
 	}
 	st.top = top;
+	st.gate = gate;
 	st.timeout = check_timeout(cfg);
 	lore_info("---");
 	{

@@ -27,12 +27,17 @@
 #define CHECK_JOBS_MAX 64
 #define CHECK_OUTPUT_KEEP ((gsize)1 << 20)
 
+struct gate;
+
 /*
  * Run the check command on every message of @mbox, in the repository's
- * top folder @top (NULL: the current folder), and report on stderr.
+ * top folder @top (NULL: the current folder), and report on stderr;
+ * each patch's verdict is told to @gate too (gate_check_result(), NULL:
+ * none), whose line shows it beside its own mark.
  * A missing command is one line, never a failure: returns nothing.
  */
-void check_run(const GString *mbox, const char *top, struct config *cfg);
+void check_run(const GString *mbox, const char *top, struct config *cfg,
+	       struct gate *gate);
 
 /* The mark for a command's @output and exit status @st:
  * 0 clean, 1 warnings, 2 errors (checkpatch's --terse words). */

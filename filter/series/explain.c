@@ -8,25 +8,10 @@
  * candidate with the option that takes it.
  */
 #include "series/explain.h"
+#include "core/say.h"
 #include "core/util.h"
 
-#include <stdarg.h>
 #include <string.h>
-
-static void say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
-
-static void
-say(const char *fmt, ...)
-{
-	g_autofree char *text = NULL, *safe = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	safe = lore_term_safe(text, -1);
-	lore_info("%s", safe);
-}
 
 /* The first patch of @ser, the one whose subject told its revision. */
 static const struct spatch *
@@ -54,22 +39,22 @@ static void
 how_told(struct series *ser, const struct spatch *p)
 {
 	if (!p)
-		say("    all its patches come from an earlier revision");
+		lore_say("    all its patches come from an earlier revision");
 	else if (!p->revision_inferred)
-		say("    its subjects say v%d (\"%s\")", ser->revision,
-		    p->msg->subject);
+		lore_say("    its subjects say v%d (\"%s\")", ser->revision,
+			 p->msg->subject);
 	else if (ser->revision == 1)
-		say("    its subjects carry no version tag: v1 (\"%s\")",
-		    p->msg->subject);
+		lore_say("    its subjects carry no version tag: v1 (\"%s\")",
+			 p->msg->subject);
 	else if (p->counters_inferred && ser->expected == 1)
-		say("    an unversioned resend: the same sender's \"%s\", "
-		    "sent after the revision before it, is the revision "
-		    "after the highest the thread names (v%d)",
-		    p->msg->subject, ser->revision);
+		lore_say("    an unversioned resend: the same sender's \"%s\", "
+			 "sent after the revision before it, is the revision "
+			 "after the highest the thread names (v%d)",
+			 p->msg->subject, ser->revision);
 	else
-		say("    unversioned patches answering v%d's cover letter "
-		    "or first patch take its revision (\"%s\")",
-		    ser->revision, p->msg->subject);
+		lore_say("    unversioned patches answering v%d's cover letter "
+			 "or first patch take its revision (\"%s\")",
+			 ser->revision, p->msg->subject);
 }
 
 static void
@@ -81,27 +66,28 @@ chosen(struct series *ser, int asked)
 
 	p = first_patch(ser, &present);
 	if (asked)
-		say("  v%d: chosen, asked for with -v %d", ser->revision,
-		    asked);
+		lore_say("  v%d: chosen, asked for with -v %d", ser->revision,
+			 asked);
 	else
-		say("  v%d: chosen, the latest revision in the thread "
-		    "(-v %d takes it by name)",
-		    ser->revision, ser->revision);
+		lore_say("  v%d: chosen, the latest revision in the thread "
+			 "(-v %d takes it by name)",
+			 ser->revision, ser->revision);
 	how_told(ser, p);
 	if (cover)
-		say("    cover letter <%s> (\"%s\")", cover->msg->msgid,
-		    cover->msg->subject);
+		lore_say("    cover letter <%s> (\"%s\")", cover->msg->msgid,
+			 cover->msg->subject);
 	else
-		say("    no cover letter");
+		lore_say("    no cover letter");
 	for (i = 1; i < ser->slots->len; i++)
 		if (g_array_index(ser->slots, struct series_entry, i)
 			.reroll_from)
 			carried++;
-	say("    %d of %d patch%s, by %s <%s>", present, ser->expected,
-	    ser->expected == 1 ? "" : "es", p ? p->msg->from_name : "",
-	    p ? p->msg->from_email : "");
+	lore_say("    %d of %d patch%s, by %s <%s>", present, ser->expected,
+		 ser->expected == 1 ? "" : "es", p ? p->msg->from_name : "",
+		 p ? p->msg->from_email : "");
 	if (carried)
-		say("    %u patch%s not sent again, carried from the revision "
+		lore_say(
+		    "    %u patch%s not sent again, carried from the revision "
 		    "before (a partial re-roll)",
 		    carried, carried == 1 ? "" : "es");
 }
@@ -113,10 +99,10 @@ other(struct series_set *s, int r)
 	int present;
 	const struct spatch *p = first_patch(o, &present);
 
-	say("  v%d: %d of %d patch%s%s: take it with -v %d%s", r, present,
-	    o->expected, o->expected == 1 ? "" : "es",
-	    p ? (p->revision_inferred ? ", no version tag" : "") : "", r,
-	    present < o->expected ? " --allow-incomplete" : "");
+	lore_say("  v%d: %d of %d patch%s%s: take it with -v %d%s", r, present,
+		 o->expected, o->expected == 1 ? "" : "es",
+		 p ? (p->revision_inferred ? ", no version tag" : "") : "", r,
+		 present < o->expected ? " --allow-incomplete" : "");
 }
 
 /* Mails holding a diff that no revision took, and why. */
@@ -131,8 +117,9 @@ left_out(struct series_set *s)
 		if (!p->has_diff || !p->reply)
 			continue;
 		if (!n++)
-			say("  not in any revision:");
-		say("    <%s> (\"%s\") holds a diff but is a reply (\"Re:\"): "
+			lore_say("  not in any revision:");
+		lore_say(
+		    "    <%s> (\"%s\") holds a diff but is a reply (\"Re:\"): "
 		    "give its Message-ID to take it alone, as git am would",
 		    p->msg->msgid, p->msg->subject);
 	}

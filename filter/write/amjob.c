@@ -80,6 +80,43 @@ report_revisions(struct series_set *s, struct series *ser,
 		explain_series(s, ser, o->use_version);
 }
 
+/* The series chosen, for the gate's JSON. */
+static void
+gate_chosen(struct gate *gate, struct series_set *s, struct series *ser,
+	    const struct amjob_opts *o)
+{
+	GArray *revs, *others;
+	struct spatch *cp = series_cover(ser);
+	guint i, present = 0;
+
+	if (!gate || !o->gate.json)
+		return;
+	revs = series_revisions(s);
+	others = g_array_new(FALSE, FALSE, sizeof(int));
+	for (i = 0; i < revs->len; i++)
+		if (g_array_index(revs, int, i) != ser->revision)
+			g_array_append_val(others, g_array_index(revs, int, i));
+	for (i = 1; i < ser->slots->len; i++)
+		present +=
+		    g_array_index(ser->slots, struct series_entry, i).p != NULL;
+	gate_series(gate, ser->revision, ser->expected, present, o->use_version,
+		    others, cp ? cp->msg->msgid : NULL);
+	g_array_unref(others);
+	g_array_unref(revs);
+}
+
+/* A patch's signatures in a word, for the JSON: checked again quietly
+ * (attest_holds()), as the summary's lines are not kept. */
+static const char *
+attest_verdict(const struct amjob_opts *o, const struct message *msg)
+{
+	if (attest_off(o->attest))
+		return "off";
+	if (!msg->dkim_signed && !msg->dev_signed)
+		return "none";
+	return attest_holds(o->attest, msg) ? "pass" : "fail";
+}
+
 /* "2, 4-6, 9": runs of consecutive numbers from the ascending @nums */
 static char *
 ranges(GArray *nums)
@@ -282,6 +319,8 @@ build(struct followups *f, struct series *ser, GHashTable *pick,
 		if (!arc)
 			arc = attest_message(o->attest, we->p->msg,
 					     note.subject, FALSE);
+		if (o->gate.json)
+			gate_attest(gate, attest_verdict(o, we->p->msg));
 		if (!o->mboxrd && !from_warned && writer_has_from_line(msg)) {
 			g_autofree char *id =
 			    lore_term_safe(e->p->msg->msgid, -1);
@@ -331,6 +370,7 @@ amjob_result_clear(struct amjob_result *r)
 	g_free(r->branch);
 	g_free(r->file);
 	g_free(r->link);
+	gate_free(r->gate_held);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -365,6 +405,17 @@ report_warnings(const struct series_set *s)
 	}
 }
 
+/* The gate's checks, its outcome for the mail filter's status line. */
+static int
+run_gate(struct gate *gate, const struct amjob_opts *o)
+{
+	int rc = gate_run(gate);
+
+	if (o->result)
+		o->result->gate = gate_outcome(gate);
+	return rc;
+}
+
 int
 amjob_run(struct series_set *s, const struct amjob_opts *o)
 {
@@ -393,6 +444,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if (o->result)
 		note_result(ser, o->result);
 	report_revisions(s, ser, o);
+	gate_chosen(gate, s, ser, o);
 	if (o->cherry_pick) {
 		pick = cherrypick_parse(ser, o->cherry_pick, o->target, &err);
 		if (!pick) {
@@ -419,7 +471,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	lore_info("Total patches: %u", count);
 	followup_report(f);
 	report_warnings(s);
-	if ((rc = gate_run(gate)))
+	if ((rc = run_gate(gate, o)))
 		goto out;
 	if (!count) {
 		lore_err("no patches to write");
@@ -481,6 +533,8 @@ out:
 	if (cover)
 		g_string_free(cover, TRUE);
 	followup_free(f);
+	if (o->result && o->gate.later && !o->result->gate_held)
+		o->result->gate_held = g_steal_pointer(&gate);
 	gate_free(gate);
 	return rc;
 }

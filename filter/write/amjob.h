@@ -32,6 +32,9 @@ struct amjob_result {
 	GString *mbox, *cover;
 	char *base_commit, *branch, *file, *link;
 	const char *attestation; /* attest_outcome(), or NULL */
+	const char *gate;	 /* gate_outcome(), or NULL */
+	struct gate *gate_held;	 /* with gate.later: the gate, for the
+				    caller's gate_report() (freed here) */
 };
 
 void amjob_result_clear(struct amjob_result *r);

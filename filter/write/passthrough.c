@@ -101,7 +101,9 @@ passthrough_status(const struct amjob_result *r, int rc)
 	gboolean missing = series && r->missing && r->missing->len;
 	guint i;
 
-	if (rc == LORE_OK || (rc == LORE_ENOTFOUND && missing))
+	/* the gate's hardfail is what it found (gate=fail), not an error */
+	if (rc == LORE_OK || rc == LORE_EGATE ||
+	    (rc == LORE_ENOTFOUND && missing))
 		g_string_append(s, missing ? "incomplete" : "complete");
 	else if (rc == LORE_ENOTFOUND && !series)
 		g_string_append(s, "none");
@@ -118,6 +120,8 @@ passthrough_status(const struct amjob_result *r, int rc)
 		g_string_append_printf(s, "; series=%s", r->stem);
 	g_string_append_printf(s, "; attestation=%s",
 			       r->attestation ? r->attestation : "none");
+	if (r->gate && strcmp(r->gate, "pass"))
+		g_string_append_printf(s, "; gate=%s", r->gate);
 	return g_string_free(s, FALSE);
 }
 

@@ -113,6 +113,33 @@ static const struct {
      LORE_EIO,
      "status=error; code=74; revision=1; patches=2/2; series=s; "
      "attestation=none"},
+    /* the gate's hardfail refused the series: what it found, not an
+     * error; its warnings said; nothing found, no field */
+    {{.revision = 1, .expected = 2, .present = 2, .stem = "s", .gate = "fail"},
+     {0},
+     LORE_EGATE,
+     "status=complete; revision=1; patches=2/2; series=s; "
+     "attestation=none; gate=fail"},
+    {{.revision = 1,
+      .expected = 2,
+      .present = 2,
+      .stem = "s",
+      .written = TRUE,
+      .gate = "warn"},
+     {0},
+     LORE_OK,
+     "status=complete; revision=1; patches=2/2; series=s; "
+     "attestation=none; gate=warn"},
+    {{.revision = 1,
+      .expected = 2,
+      .present = 2,
+      .stem = "s",
+      .written = TRUE,
+      .gate = "pass"},
+     {0},
+     LORE_OK,
+     "status=complete; revision=1; patches=2/2; series=s; "
+     "attestation=none"},
 };
 
 int

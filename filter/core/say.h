@@ -1,0 +1,16 @@
+/*
+ * say.h - a summary line built from mail's text: formatted, then made
+ * safe for a terminal as a whole (lore_term_safe()), then said with
+ * lore_info() (nothing under -q). For the lines whose every part may
+ * come from a hostile mail (the gate's, --explain's).
+ *
+ * Ownership: nothing is kept.
+ */
+#ifndef LORE_SAY_H
+#define LORE_SAY_H
+
+#include <glib.h>
+
+void lore_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+#endif
