@@ -29,6 +29,7 @@ extern const struct cmd cmd_thread;	 /* cmd_thread.c: --thread */
 extern const struct cmd cmd_passthrough; /* cmd_passthrough.c */
 extern const struct cmd cmd_apply;	 /* cmd_apply.c: --apply[=MODE] */
 extern const struct cmd cmd_rangediff;	 /* cmd_rangediff.c */
+extern const struct cmd cmd_ty;		 /* cmd_ty.c: the word ty */
 
 /* The command the options ask for. */
 const struct cmd *cmd_pick(const struct cli *c);

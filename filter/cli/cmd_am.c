@@ -16,6 +16,8 @@ cmd_pick(const struct cli *c)
 	/* a mail filter first: whatever else is asked, the mail goes out */
 	if (c->passthrough)
 		return &cmd_passthrough;
+	if (c->ty)
+		return &cmd_ty;
 	if (c->range_diff)
 		return &cmd_rangediff;
 	if (c->apply)
@@ -135,6 +137,8 @@ cmd_common_check(struct cli *c)
 {
 	int rc;
 
+	if (c->ty) /* its own options: cmd_ty.c checks them */
+		return LORE_OK;
 	if (c->use_version < 0) {
 		lore_err("--use-version takes a positive number");
 		return LORE_EUSAGE;
