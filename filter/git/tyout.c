@@ -3,8 +3,8 @@
  * (a temporary file renamed into place) for .thanks files, write/'s
  * maildir delivery, and `git send-email` on a temporary file for --send,
  * asked nothing (no prompt: the sender, the In-Reply-To and the To come
- * from the command line and the mail), copying nobody the mail does not
- * name (--suppress-cc=all).
+ * from the command line and the mail), sending to those the mail names
+ * and nobody else (no Cc from the body, no configured To or Cc).
  */
 #include "git/tyout.h"
 #include "core/gitrun.h"
@@ -100,8 +100,15 @@ tyout_send(const GString *msg, const char *from, const char *identity,
 	g_autofree char *irt = NULL;
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	const char *h = strstr(msg->str, "\nIn-Reply-To: ");
-	const char *argv[16];
+	static const char *const suppress[] = {
+	    "--suppress-cc=author", "--suppress-cc=self",
+	    "--suppress-cc=sob",    "--suppress-cc=misc-by",
+	    "--suppress-cc=bodycc", "--suppress-cc=body",
+	    "--suppress-cc=cccmd",
+	};
+	const char *argv[32];
 	gboolean ok = FALSE;
+	guint k;
 	int fd, rc, i = 0;
 
 	fd = g_file_open_tmp("lore-am-ty-XXXXXX.eml", &tmp, err);
@@ -121,10 +128,18 @@ tyout_send(const GString *msg, const char *from, const char *identity,
 	argv[i++] = "send-email";
 	argv[i++] = "--confirm=never";
 	argv[i++] = "--quiet";
-	argv[i++] = "--suppress-cc=all";
-	argv[i++] = "--no-format-patch";
-	/* the recipients are the mail's own: no question asked for more */
+	/* the recipients are the mail's own To and Cc, nobody the body or
+	 * the configuration names, and no question asked for more */
+	for (k = 0; k < G_N_ELEMENTS(suppress); k++)
+		argv[i++] = suppress[k];
+	argv[i++] = "--no-to";
+	argv[i++] = "--no-cc";
+	argv[i++] = "--no-bcc";
 	argv[i++] = "--to-cmd=true";
+	argv[i++] = "--no-format-patch";
+	/* the mail says its encoding: 8bit only when it is not ASCII */
+	argv[i++] = g_str_is_ascii(msg->str) ? "--transfer-encoding=7bit"
+					     : "--transfer-encoding=8bit";
 	argv[i++] = fromarg;
 	if (irt)
 		argv[i++] = irt;
