@@ -301,9 +301,10 @@ tyfile_pick(const char *spec, guint count, GError **err)
 		return out;
 	}
 	parts = g_strsplit(clean->str, ",", -1);
-	for (i = 0; parts[i]; i++) {
-		if (!pick_part(parts[i], count, out)) {
-			g_autofree char *s = lore_term_safe(parts[i], -1);
+	for (i = 0; !i || parts[i]; i++) {
+		if (!parts[i] || !pick_part(parts[i], count, out)) {
+			g_autofree char *s =
+			    lore_term_safe(parts[i] ? parts[i] : "", -1);
 
 			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 				    "'%s' is no number from 1 to %u, nor a "
