@@ -69,8 +69,9 @@ check "one line says so" eval "[ \$(wc -l <'$TRASH/no.err') -le 3 ] &&
 check "and the tracking file stays" test -e "$b4file"
 
 git config sendemail.smtpServer "$TRASH/bin/keep"
-"$LORE_AM" ty -a --send 2>"$TRASH/send.err"
-is "$?" 0 "--send through sendemail.smtpServer"
+git config b4.ty-send-email true
+"$LORE_AM" ty -a 2>"$TRASH/send.err"
+is "$?" 0 "b4.ty-send-email = true: sent through sendemail.smtpServer"
 is "$(ls "$TRASH/sent"/*.eml 2>/dev/null | wc -l)" 1 "one mail went out"
 ty_same "$TRASH/sent/0.eml" "$want" "the mail b4 ty writes"
 check "to its recipients, from the maintainer" eval \

@@ -82,8 +82,6 @@ ty_check(struct cli *c)
 	}
 	if (!c->ty_since)
 		c->ty_since = g_strdup(TY_DEFAULT_SINCE);
-	if (!c->outdir && !c->maildir && !c->ty_send)
-		c->outdir = g_strdup(".");
 	return LORE_OK;
 }
 
@@ -476,6 +474,12 @@ ty_main(struct cli *c)
 		return LORE_EUSAGE;
 	}
 	r.cfg = config_load();
+	/* nowhere asked: b4's ty-send-email sends, else NAME.thanks here */
+	if (!c->outdir && !c->maildir && !c->ty_send)
+		c->ty_send = config_bool(
+		    config_get(r.cfg, "ty-send-email", "ty-send-email"));
+	if (!c->outdir && !c->maildir && !c->ty_send)
+		c->outdir = g_strdup(".");
 	rc = ty_work(&r);
 	ty_branch_free(r.found);
 	tymail_setup_free(r.setup);
