@@ -9,7 +9,7 @@
 # left to b4 ty.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 22
+plan 23
 
 make_repo "$TRASH/u" >/dev/null
 cd "$TRASH/u" || exit 1
@@ -40,7 +40,7 @@ track 3-inject.am "$(printf '[PATCH] x\nBcc: evil@example.com')" inject@example.
 	"$(printf '<a@example.com>\r\nBcc: evil2@example.com')"
 track 4-badid.am "[PATCH] bad id" "a b@example.com"
 track 5-path.am "[PATCH] ../../etc/passwd" path@example.com
-track 6-pull.pr "[GIT PULL] a tree" pull@example.com
+track 6-pull.pr "[GIT PULL] a tree" "$(printf 'pull\033]0;owned\007@example.com')"
 /usr/bin/python3 -c "print('[' * 100000 + ']' * 100000)" >"$data/7-deep.am"
 touch -d "@1700000007" "$data/7-deep.am"
 printf '{"msgid": "\xff\xfe"}' >"$data/8-latin.am"
@@ -58,6 +58,8 @@ check "the deep one: nested too deep" grep -q '^  7: 7-deep.am: cannot be read: 
 check "the non-UTF-8 one" grep -q '^  8: 8-latin.am: cannot be read: line 1: a string that is not UTF-8' "$TRASH/l.err"
 check "the big one" grep -q '^  9: 9-big.am: cannot be read: not a file of at most 4194304 bytes' "$TRASH/l.err"
 check "the injected subject listed on one line" grep -q '^  3: \[PATCH\] x?Bcc: evil@example.com$' "$TRASH/l.err"
+check "an escape in a msgid reaches no terminal" eval \
+	"! grep -q \$'\\033' '$TRASH/l.err' && grep -q '^       Link: https://lore.kernel.org/r/pull?\]0;owned?@example.com$' '$TRASH/l.err'"
 
 "$LORE_AM" ty -t 1-9 -o "$TRASH/out" 2>"$TRASH/t.err"
 is "$?" 2 "-t 1-9: exit 2, for the files it could not read"
@@ -89,7 +91,7 @@ first=$(cd "$data" && ls -tr ./*.am ./*.pr | head -1 | sed 's|^\./||')
 is "$?" 0 "-d 1"
 check "moved to NAME.discarded, as b4 does" eval "[ ! -e '$data/$first' ] && [ -e '$data/$first.discarded' ]"
 # b4 itself stops at the first file it cannot read: those go first
-rm "$data/2-cut.am" "$data/7-deep.am" "$data/8-latin.am" "$data/9-big.am"
+rm -f "$data/2-cut.am" "$data/7-deep.am" "$data/8-latin.am" "$data/9-big.am"
 b4 ty -l >"$TRASH/b4l.out" 2>&1
 check "b4 ty -l no longer lists it" eval "! grep -q '$first' '$TRASH/b4l.out' && grep -q 'Currently tracking' '$TRASH/b4l.out'"
 done_testing

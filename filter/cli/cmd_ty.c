@@ -282,7 +282,9 @@ refused(struct ty_run *r, const struct ty_series *s, gboolean quiet_pr)
 	g_autofree char *what = said(s);
 
 	if (s->error) {
-		lore_err("cannot read '%s': %s", s->path, s->error);
+		g_autofree char *path = lore_term_safe(s->path, -1);
+
+		lore_err("cannot read '%s': %s", path, s->error);
 		worst(r, LORE_EUSAGE);
 		return TRUE;
 	}
@@ -319,8 +321,12 @@ list(struct ty_run *r, GPtrArray *all)
 		name = lore_term_safe(s->fromname, -1);
 		email = lore_term_safe(s->fromemail, -1);
 		date = lore_term_safe(s->sentdate, -1);
-		link =
-		    lore_mask_fill(mask ? mask : TY_DEFAULT_LINKMASK, s->msgid);
+		{
+			g_autofree char *l = lore_mask_fill(
+			    mask ? mask : TY_DEFAULT_LINKMASK, s->msgid);
+
+			link = lore_term_safe(l, -1);
+		}
 		lore_info("%3u: %s\n       From: %s <%s>\n       Date: %s\n"
 			  "       Link: %s",
 			  i + 1, subj, name, email, date, link);
