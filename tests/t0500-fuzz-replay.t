@@ -9,7 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 
 names="message thread subject trailer mboxrd gzip dnstxt appendlog pullreq gate"
-plan 19
+names="$names tyjson"
+plan 22
 
 # replay NAME FILE...: the harness over the files, 1 when there are none
 replay() {

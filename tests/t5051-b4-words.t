@@ -197,9 +197,9 @@ for w in ty prep send trailers kr; do
 	"$LORE_AM" "$w" "$id" >w.out 2>w.err
 	is "$?.$(wc -c <w.out).$(wc -l <w.err)" "2.0.1" "b4 $w: exit 2, one line"
 done
-"$LORE_AM" ty >w.out 2>w.err
-check "lore-am ty: no fetch of <ty>; the refusal names lore-am.track" \
-	grep -q '^lore-am: b4 ty is not built into lore-am: .*lore-am.track' w.err
+XDG_DATA_HOME=$PWD/none "$LORE_AM" ty >w.out 2>w.err
+check "lore-am ty: the command, no fetch of <ty>: nothing tracked, said" \
+	grep -q '^No thanks necessary' w.err
 for f in "-b master" --single-message --no-partial-reroll "--stdin-pipe-sep X"; do
 	# shellcheck disable=SC2086
 	"$LORE_AM" $f -m t.mbox "$id" >f.out 2>f.err

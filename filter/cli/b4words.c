@@ -1,10 +1,9 @@
 /*
  * b4words.c - what a b4 user types, made lore-am's before the option
- * table reads it: b4's subcommand words (am, shazam, diff, mbox, and
- * lore-am's own pr and dig) become
- * the options that do the same (--pr, --dig), shazam's -H and -M become
- * --apply=head and --apply=merge (-M is --save-as-maildir everywhere else, as
- * in b4),
+ * table reads it: b4's subcommand words (am, shazam, diff, mbox, ty, and
+ * lore-am's own pr and dig) become the options that do the same (--pr,
+ * --dig, --ty), shazam's -H and -M become --apply=head and --apply=merge
+ * (-M is --save-as-maildir everywhere else, as in b4),
  * "-v1" is "-v 1" (argparse takes a value joined to its letter, glib does
  * not), and a word of b4's that lore-am does not do is refused in one line
  * that names what to use, never fetched as a Message-ID.
@@ -18,8 +17,6 @@
 static const struct {
 	const char *word, *instead;
 } not_here[] = {
-    {"ty", "lore-am.track keeps the tracking file b4 ty reads (see "
-	   "lore-am(1)): run b4 ty"},
     {"prep", "lore-am is for the receiving side: prepare a series with b4 "
 	     "prep"},
     {"send", "lore-am is for the receiving side: send a series with b4 send "
@@ -107,8 +104,8 @@ joined_value(const GOptionEntry *t, const char *arg)
 static gboolean
 is_word(const char *a)
 {
-	static const char *const words[] = {"am",   "shazam", "diff",
-					    "mbox", "pr",     "dig"};
+	static const char *const words[] = {"am", "shazam", "diff", "mbox",
+					    "ty", "pr",	    "dig"};
 	guint i;
 
 	for (i = 0; i < G_N_ELEMENTS(words); i++)
@@ -196,6 +193,44 @@ mbox_word(GPtrArray *a, guint from)
 	g_ptr_array_insert(a, from, g_strdup("--thread"));
 }
 
+/* b4 ty's letters after the word, lore-am's long options (its -l, -t,
+ * -d, -a, -b, -S and -g mean other things before it); "-t1" as "-t 1" */
+static void
+ty_letters(GPtrArray *a, guint from)
+{
+	static const char *const map[][3] = {
+	    {"-l", "--list", "--list"},
+	    {"-t", "--thank-for", "--thank-for"},
+	    {"-d", "--discard", "--discard"},
+	    {"-a", "--auto", "--auto"},
+	    {"-b", "--branch", "--branch"},
+	    {"-S", "--send-email", "--send"},
+	    {"-g", "--gitdir", "--gitdir"},
+	};
+	guint i, k;
+
+	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++) {
+		const char *s = a->pdata[i];
+
+		for (k = 0; k < G_N_ELEMENTS(map); k++) {
+			if (!strcmp(s, map[k][0]) || !strcmp(s, map[k][1])) {
+				g_free(a->pdata[i]);
+				a->pdata[i] = g_strdup(map[k][2]);
+				break;
+			}
+			if (!strncmp(s, map[k][0], 2) && s[2] &&
+			    strchr("tdbg", s[1])) {
+				g_ptr_array_insert(a, i + 1, g_strdup(s + 2));
+				g_free(a->pdata[i]);
+				a->pdata[i] = g_strdup(map[k][2]);
+				i++;
+				break;
+			}
+		}
+	}
+	g_ptr_array_insert(a, from, g_strdup("--ty"));
+}
+
 /* The word at @w of @a made options; a lore_status, reported. */
 static int
 take_word(GPtrArray *a, guint w)
@@ -227,6 +262,8 @@ take_word(GPtrArray *a, guint w)
 		mbox_word(a, w);
 	else if (!strcmp(word, "pr") || !strcmp(word, "dig"))
 		g_ptr_array_insert(a, w, g_strconcat("--", word, NULL));
+	else if (!strcmp(word, "ty"))
+		ty_letters(a, w);
 	return LORE_OK;
 }
 

@@ -30,6 +30,12 @@ cli_clear(struct cli *c)
 	g_free(c->stdin_pipe_sep);
 	g_free(c->format);
 	g_strfreev(c->stable);
+	g_free(c->ty_thank);
+	g_free(c->ty_discard);
+	g_free(c->ty_branch);
+	g_free(c->ty_since);
+	g_free(c->ty_gitdir);
+	g_free(c->ty_pw_state);
 	memset(c, 0, sizeof(*c));
 }
 

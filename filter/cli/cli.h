@@ -70,6 +70,18 @@ struct cli {
 	char *format;	  /* --format: "text" or "json", or NULL */
 	gboolean json;	  /* --format=json (cmd_common_check() sets it) */
 	char **stable;	  /* --stable BRANCH..., or NULL */
+	/* the word ty (b4 ty) and its options, b4's letters (b4words.c) */
+	gboolean ty;
+	gboolean ty_list;  /* ty -l */
+	char *ty_thank;	   /* ty -t SPEC */
+	char *ty_discard;  /* ty -d SPEC */
+	gboolean ty_auto;  /* ty -a */
+	char *ty_branch;   /* ty -b BRANCH */
+	char *ty_since;	   /* ty --since WHEN */
+	gboolean ty_send;  /* ty -S, --send */
+	gboolean dry_run;  /* ty --dry-run */
+	char *ty_gitdir;   /* ty -g DIR */
+	char *ty_pw_state; /* b4's --pw-set-state, refused */
 	char **args;
 };
 

@@ -31,6 +31,7 @@ extern const struct cmd cmd_apply;	 /* cmd_apply.c: --apply[=MODE] */
 extern const struct cmd cmd_rangediff;	 /* cmd_rangediff.c */
 extern const struct cmd cmd_pr;		 /* cmd_pr.c: the word pr */
 extern const struct cmd cmd_dig;	 /* cmd_dig.c: the word dig */
+extern const struct cmd cmd_ty;		 /* cmd_ty.c: the word ty */
 
 /* The command the options ask for. */
 const struct cmd *cmd_pick(const struct cli *c);

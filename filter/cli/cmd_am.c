@@ -20,6 +20,8 @@ cmd_pick(const struct cli *c)
 		return &cmd_pr;
 	if (c->dig)
 		return &cmd_dig;
+	if (c->ty)
+		return &cmd_ty;
 	if (c->range_diff)
 		return &cmd_rangediff;
 	if (c->apply)
@@ -159,6 +161,8 @@ cmd_common_check(struct cli *c)
 {
 	int rc;
 
+	if (c->ty) /* its own options: cmd_ty.c checks them */
+		return LORE_OK;
 	if (c->use_version < 0) {
 		lore_err("--use-version takes a positive number");
 		return LORE_EUSAGE;

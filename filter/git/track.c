@@ -313,8 +313,8 @@ thread_cover(struct thread *t, struct message *m)
 	return ok ? par : NULL;
 }
 
-static char *
-data_dir(void)
+char *
+track_dir(void)
 {
 	const char *x = g_getenv("XDG_DATA_HOME");
 
@@ -335,7 +335,7 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 	GPtrArray *hashes = g_ptr_array_new_with_free_func(g_free);
 	struct message *cov = NULL, *first, *orig;
 	GString *j = g_string_new(NULL);
-	g_autofree char *dir = data_dir(), *name = NULL, *path = NULL;
+	g_autofree char *dir = track_dir(), *name = NULL, *path = NULL;
 	g_autofree char *refs = NULL, *q = NULL;
 	struct subject fs;
 	char *result = NULL;

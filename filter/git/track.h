@@ -28,6 +28,10 @@ char *track_write(struct thread *t, const GString *mbox, const GString *cover,
 		  const char *onto, const char *tip, gboolean cherrypick,
 		  GError **err);
 
+/* The folder of the tracking files, b4's and lore-am's: $XDG_DATA_HOME/b4,
+ * else ~/.local/share/b4 (g_free). */
+char *track_dir(void);
+
 /* patchwork's hash of a diff, as b4 computes it (its pwhash). */
 char *track_pwhash(const char *diff, gsize len);
 
