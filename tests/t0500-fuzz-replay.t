@@ -8,8 +8,8 @@
 # replay fails: a check that runs nothing proves nothing.
 . "$(dirname "$0")/lib.sh"
 
-names="message thread subject trailer mboxrd gzip dnstxt appendlog"
-plan 16
+names="message thread subject trailer mboxrd gzip dnstxt appendlog prereq"
+plan 18
 
 # replay NAME FILE...: the harness over the files, 1 when there are none
 replay() {
