@@ -63,7 +63,9 @@ struct cli {
 	char *version_pair; /* -v OLD..NEW, for --range-diff, or NULL */
 	gboolean no_index;
 	gboolean no_attestation;
-	gboolean explain; /* --explain */
+	gboolean explain;   /* --explain */
+	gboolean no_deps;   /* --no-deps: prerequisites left alone */
+	gboolean with_deps; /* --with-deps: one mbox, prerequisites first */
 	char **args;
 };
 
