@@ -24,11 +24,11 @@ deps_series() {
 		--base=base -o "$TRASH/$_n" "$@" "$_from..$_to") || return 1
 	sed -i -e "/^\(Message-I[dD]\|In-Reply-To\|References\):/s/\.git\./.$_n.git./g" \
 		"$TRASH/$_n"/*.patch
-	cover_letter "$_t" "The $_n series." "$TRASH/$_n"/0000-*
+	cover_letter "$_t" "The $_n series." "$TRASH/$_n"/*0000-*
 }
 
 # deps_cover NAME: the cover letter's file; deps_id NAME: its Message-ID
-deps_cover() { ls "$TRASH/$1"/0000-* | head -1; }
+deps_cover() { ls "$TRASH/$1"/*0000-* | head -1; }
 deps_id() { msgid_of "$(deps_cover "$1")"; }
 
 # deps_needs NAME LINE...: add prerequisite lines to NAME's cover letter,
@@ -36,10 +36,8 @@ deps_id() { msgid_of "$(deps_cover "$1")"; }
 deps_needs() {
 	_f=$(deps_cover "$1")
 	shift
-	for _l in "$@"; do
-		DEPS_LINE=$_l perl -i -pe \
-			'$_ .= "$ENV{DEPS_LINE}\n" if /^base-commit:/' "$_f"
-	done
+	DEPS_LINES=$(printf '%s\n' "$@") perl -i -pe \
+		'$_ .= "$ENV{DEPS_LINES}\n" if /^base-commit:/' "$_f"
 }
 
 # deps_state REPO: what a refused run must leave as it was
