@@ -1,7 +1,8 @@
 /*
  * fuzz-prereq.c - the prerequisite lines of a cover letter
  * (series/prereq.h) from any bytes, with the bounds the dependency code
- * relies on: at most PREREQ_MAX kept, each value well formed for its kind.
+ * relies on: at most PREREQ_MAX kept, each value well formed for its kind,
+ * and prereq_may_hold() TRUE whenever one is found.
  */
 #include "fuzz.h"
 
@@ -24,6 +25,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	guint i;
 
 	fuzz_assert(ps->items->len <= PREREQ_MAX);
+	/* the quick look never says no where the parser finds one */
+	if (ps->items->len)
+		fuzz_assert(prereq_may_hold((const char *)data, size));
 	for (i = 0; i < ps->items->len; i++) {
 		const struct prereq *p = ps->items->pdata[i];
 		size_t n = strlen(p->value);

@@ -381,6 +381,7 @@ deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	struct prereqs *ps;
 	struct deps *d;
 	const char *body;
+	gsize len;
 	int rc;
 
 	*out = NULL;
@@ -388,8 +389,12 @@ deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	    !(ser = series_get(s, o->use_version)) ||
 	    !(first = first_mail(ser)))
 		return LORE_OK;
+	/* the text the series stage read already (base-commit:) */
 	body = message_body(first->msg);
-	ps = prereq_parse(body, strlen(body));
+	len = strlen(body);
+	if (!prereq_may_hold(body, len))
+		return LORE_OK;
+	ps = prereq_parse(body, len);
 	if (!ps->items->len) {
 		prereqs_free(ps);
 		return LORE_OK;

@@ -258,10 +258,14 @@ static void
 prose(struct prereqs *ps, const char *l, size_t n, guint line)
 {
 	static const char *const words[] = {"based on ", "depends on "};
-	g_autofree char *low = g_ascii_strdown(l, n);
+	g_autofree char *low = NULL;
 	const char *end = l + n;
 	guint w;
 
+	/* most lines name no mail: no copy made for them */
+	if (!memchr(l, '<', n) && !g_strstr_len(l, n, "http"))
+		return;
+	low = g_ascii_strdown(l, n);
 	for (w = 0; w < G_N_ELEMENTS(words); w++) {
 		const char *at = strstr(low, words[w]), *p;
 
@@ -285,6 +289,45 @@ prose(struct prereqs *ps, const char *l, size_t n, guint line)
 			}
 			p += len ? len - 1 : 0;
 		}
+	}
+}
+
+/* "word" at @p, ASCII case ignored, within @end */
+static gboolean
+word_at(const guchar *p, const guchar *end, const char *word)
+{
+	for (; *word; word++, p++)
+		if (p >= end || (*p | 0x20) != *word)
+			return FALSE;
+	return TRUE;
+}
+
+gboolean
+prereq_may_hold(const char *body, gsize len)
+{
+	/* the letters the words turn on: 'q' of "prerequisite-", "based",
+	 * "depends"; a byte is one table look until one of them */
+	static const guchar turn[256] = {
+	    ['q'] = 1, ['Q'] = 1, ['b'] = 1, ['B'] = 1, ['d'] = 1, ['D'] = 1};
+	const guchar *start = (const guchar *)body, *p = start;
+	const guchar *end = start + len;
+
+	/* this runs on every series */
+	for (;;) {
+		while (p < end && !turn[*p])
+			p++;
+		if (p == end)
+			return FALSE;
+		/* the next letter rules most of them out */
+		if (p + 1 < end &&
+		    (p[1] | 0x20) == ((*p | 0x20) == 'q'   ? 'u'
+				      : (*p | 0x20) == 'b' ? 'a'
+							   : 'e') &&
+		    (((*p | 0x20) == 'q' && p - start >= 5 &&
+		      word_at(p - 5, end, "prerequisite-")) ||
+		     word_at(p, end, "based") || word_at(p, end, "depends")))
+			return TRUE;
+		p++;
 	}
 }
 

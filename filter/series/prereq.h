@@ -49,6 +49,14 @@ struct prereqs {
 	guint malformed;   /* prerequisite lines whose value is unusable */
 };
 
+/*
+ * May the @len bytes of @body hold a prerequisite? FALSE when none of the
+ * words every form holds is there ("prerequisite-", "based", "depends",
+ * in any case): one quick pass, so that a series that names none costs
+ * next to nothing more than before.
+ */
+gboolean prereq_may_hold(const char *body, gsize len);
+
 /* Read the @len bytes of @body (a message body, any bytes). Never NULL. */
 struct prereqs *prereq_parse(const char *body, gsize len);
 void prereqs_free(struct prereqs *p);

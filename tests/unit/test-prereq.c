@@ -119,6 +119,42 @@ bounds(void)
 	prereqs_free(ps);
 }
 
+/* the quick look that spares a series without prerequisites the parse */
+static void
+may_hold(void)
+{
+	static const struct {
+		const char *text;
+		gboolean want;
+	} t[] = {
+	    {"prerequisite-patch-id: 1234\n", TRUE},
+	    {"PREREQUISITE-MESSAGE-ID: <a@b>\n", TRUE},
+	    {"Based-on: <a@b>\n", TRUE},
+	    {"this is BASED ON <a@b>\n", TRUE},
+	    {"Depends-on: series-1\n", TRUE},
+	    {"it depends on https://x/a@b/\n", TRUE},
+	    {"quite a database, a bad debase\n", FALSE},
+	    {"base-commit: 1234567\nchange-id: x\n", FALSE},
+	    {"equisite-\nrerequisite", FALSE},
+	    {"", FALSE},
+	};
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(t); i++) {
+		struct prereqs *ps = prereq_parse(t[i].text, strlen(t[i].text));
+
+		tap_is_int(prereq_may_hold(t[i].text, strlen(t[i].text)),
+			   t[i].want, "may hold %u", i);
+		/* never FALSE where the parser finds one */
+		if (ps->items->len || ps->base_commit == NULL)
+			tap_ok(
+			    !ps->items->len ||
+				prereq_may_hold(t[i].text, strlen(t[i].text)),
+			    "may hold %u: none missed", i);
+		prereqs_free(ps);
+	}
+}
+
 int
 main(void)
 {
@@ -139,5 +175,6 @@ main(void)
 		prereqs_free(ps);
 	}
 	bounds();
+	may_hold();
 	return tap_done();
 }
