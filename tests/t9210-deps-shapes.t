@@ -14,7 +14,7 @@
 . "$TEST_DIR/lib-deps.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 27
+plan 30
 
 R=$TRASH/repo
 make_repo "$R" || exit 1
@@ -24,7 +24,7 @@ one() { # one NAME TITLE
 		deps_commit "$R" "$1.c" "$1 one" "$1: add $1" &&
 		deps_series "$R" "$1" base "b$1" "$2"
 }
-for n in j h i g e f d p k l; do
+for n in j h i g e f d p k l q; do
 	one $n "$n: the $n series" || exit 1
 done
 deps_needs h "prerequisite-message-id: <$(deps_id j)>"
@@ -39,6 +39,9 @@ deps_needs f "prerequisite-message-id: <$(deps_id e)>"
 deps_needs d "prerequisite-message-id: <nowhere.1@example.org>"
 deps_needs p 'Depends-on: series-30123 ("net/foo: the foo")'
 deps_needs l "prerequisite-message-id: <$(deps_id k)>"
+# a sentence naming a person: an <address> is no mail found
+sed -i "s|^The q series\.|The q series, based on work by Alice <alice@example.org>.|" \
+	"$(deps_cover q)"
 
 # m: two revisions sent as two threads, one change-id; n and o stand on it
 git -C "$R" checkout -q -b bm base &&
@@ -53,7 +56,7 @@ deps_needs n "prerequisite-change-id: 20240110-m-5e1f"
 deps_needs o "prerequisite-change-id: 20240110-m-5e1f:v1"
 
 # everything in the archive but k, which only a local mailbox holds
-for n in j h i g e f d p l m1 m2 n o; do
+for n in j h i g e f d p l m1 m2 n o q; do
 	cat "$TRASH/$n"/*.patch
 done >"$TRASH/list.mbox"
 cat "$TRASH"/k/*.patch >"$TRASH/k.mbox"
@@ -77,6 +80,9 @@ is "$(git -C "$U" log --format=%s base..HEAD | tr "\n" " ")" \
 	"g: add g i: add i h: add h j: add j " "applied in that order, on the branch"
 check "the prose and Based-on: forms were followed" eval '
 	grep -q "i: the i series <.*> (lore): applied first" "$TRASH/diaapply.err"'
+(cd "$U" && lore diaagain "$(deps_id g)")
+check "once applied, each series is in the tree, by its patch-ids" eval '
+	test "$(grep -c "^  \[PATCH 0/1\] [jhi]: .* (lore): already in the tree (commit " "$TRASH/diaagain.err")" = 3'
 
 # -------------------------------------------------------------- cycle
 (cd "$U" && lore cyc "$(deps_id e)")
@@ -111,6 +117,13 @@ same_file "$TRASH/after.files" "$TRASH/before.files" "every file of it byte for 
 (cd "$U" && lore misswith --with-deps "$(deps_id d)")
 is "$(cat "$TRASH/misswith.rc") $(wc -c <"$TRASH/misswith.out")" "1 0" \
 	"missing, --with-deps: exit 1, nothing written"
+
+# ------------------------------- a person's address in a sentence
+(cd "$U" && lore person --apply "$(deps_id q)")
+is "$(cat "$TRASH/person.rc")" 0 "an <address> a sentence names: --apply still exit 0"
+check "with a warning that says what it may be" grep -q \
+	"^lore-am: warning: the cover letter's 'The q series, based on work by Alice <alice@example.org>.' not found (.*); it may name a person, not a mail$" \
+	"$TRASH/person.err"
 
 # ---------------------------------------------------------- patchwork
 (cd "$U" && lore pw "$(deps_id p)")

@@ -31,6 +31,13 @@ struct deps {
 	const struct amjob_opts *o;
 	GPtrArray *order;      /* struct dep *, in the order they apply */
 	GPtrArray *lost;       /* char *: "LINE: not found (WHY)" */
+	GPtrArray *guessed;    /* the same for a mail a sentence named (it
+				  may be a person's address): never an error */
+	GPtrArray *known;      /* char *: a prerequisite-patch-id the tree
+				  has, found before any search */
+	guint lookback;	       /* lore-am.deps-lookback */
+	guint followed;	       /* series made, all levels: at most
+				  PREREQ_MAX */
 	GPtrArray *stack;      /* char *: the keys being followed (borrowed) */
 	GHashTable *done;      /* keys in order */
 	GHashTable *asked;     /* Message-ID asked -> the key it gave */
@@ -47,7 +54,18 @@ void deps_dep_opts(const struct amjob_opts *run, struct amjob_opts *o,
 
 /* Which of the prerequisites' patches the tree has: one git pass
  * (git/applied.h), none outside a work tree. (depsplace.c) */
-void deps_check_tree(struct deps *d, struct config *cfg);
+void deps_check_tree(struct deps *d);
+
+/* lore-am.deps-lookback, else APPLIED_LOOKBACK. (depsplace.c) */
+guint deps_lookback(struct config *cfg);
+
+/*
+ * The prerequisite-patch-id values of @ps the tree has (a set, or NULL
+ * when none), told in d->known: those need no search (git format-patch
+ * --base names every commit between the base and the series, upstream
+ * ones too). One git pass. (depsplace.c)
+ */
+GHashTable *deps_in_tree(struct deps *d, const struct prereqs *ps);
 
 /* The block, the mbox, the -o files; what was not found said (an error
  * under --apply and --with-deps). A lore_status. (depsplace.c) */

@@ -13,6 +13,7 @@
  */
 #include "cli/deps-int.h"
 #include "core/util.h"
+#include "git/treecheck.h"
 #include "mail/patchid.h"
 #include "mail/subject.h"
 #include "series/choice.h"
@@ -51,6 +52,8 @@ deps_free(struct deps *d)
 		return;
 	g_ptr_array_free(d->order, TRUE);
 	g_ptr_array_free(d->lost, TRUE);
+	g_ptr_array_free(d->guessed, TRUE);
+	g_ptr_array_free(d->known, TRUE);
 	g_ptr_array_free(d->stack, TRUE);
 	g_hash_table_destroy(d->done);
 	g_hash_table_destroy(d->asked);
@@ -83,7 +86,7 @@ lost(struct deps *d, const struct prereq *p, const char *why)
 	g_autofree char *line = lore_term_safe(p->text, -1);
 	g_autofree char *w = lore_term_safe(why, -1);
 
-	g_ptr_array_add(d->lost,
+	g_ptr_array_add(p->prose ? d->guessed : d->lost,
 			g_strdup_printf("'%s' not found (%s)", line, w));
 }
 
@@ -314,6 +317,13 @@ follow(struct deps *d, const struct prereq *p, guint depth)
 	}
 	if (key)
 		return LORE_OK;
+	/* a cover letter may name many, and theirs more: bounded */
+	if (++d->followed > PREREQ_MAX) {
+		lore_err("more than %d prerequisite series: refused, nothing "
+			 "written or applied",
+			 PREREQ_MAX);
+		return LORE_ENOTFOUND;
+	}
 	if (!(dep = make(d, id, rev, &sub, &why))) {
 		lost(d, p, why);
 		return LORE_OK;
@@ -349,12 +359,16 @@ follow(struct deps *d, const struct prereq *p, guint depth)
 static int
 visit(struct deps *d, struct prereqs *ps, guint depth)
 {
+	GHashTable *known = deps_in_tree(d, ps);
 	guint i;
-	int rc;
+	int rc = LORE_OK;
 
-	for (i = 0; i < ps->items->len; i++) {
+	for (i = 0; !rc && i < ps->items->len; i++) {
 		const struct prereq *p = ps->items->pdata[i];
 
+		if (p->kind == PREREQ_PATCH_ID && known &&
+		    g_hash_table_contains(known, p->value))
+			continue;
 		if (p->kind == PREREQ_PATCHWORK) {
 			g_autofree char *l = lore_term_safe(p->text, -1);
 
@@ -366,10 +380,11 @@ visit(struct deps *d, struct prereqs *ps, guint depth)
 				     : "series");
 			continue;
 		}
-		if ((rc = follow(d, p, depth)))
-			return rc;
+		rc = follow(d, p, depth);
 	}
-	return LORE_OK;
+	if (known)
+		g_hash_table_destroy(known);
+	return rc;
 }
 
 int
@@ -404,6 +419,14 @@ deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	d->o = o;
 	d->order = g_ptr_array_new_with_free_func(dep_free);
 	d->lost = g_ptr_array_new_with_free_func(g_free);
+	d->guessed = g_ptr_array_new_with_free_func(g_free);
+	d->known = g_ptr_array_new_with_free_func(g_free);
+	d->lookback = deps_lookback(cfg);
+	{
+		g_autofree char *top = treecheck_toplevel();
+
+		d->no_tree = !top;
+	}
 	d->stack = g_ptr_array_new();
 	d->done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	d->asked =
@@ -416,7 +439,7 @@ deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	prereqs_free(ps);
 	if (rc)
 		return rc;
-	deps_check_tree(d, cfg);
+	deps_check_tree(d);
 	if ((rc = deps_report(d, c)))
 		return rc;
 	o->depends_on = d->block->str;

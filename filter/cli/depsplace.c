@@ -13,9 +13,8 @@
 #include "git/treecheck.h"
 #include "write/writer.h"
 
-/* lore-am.deps-lookback, else APPLIED_LOOKBACK */
-static guint
-lookback(struct config *cfg)
+guint
+deps_lookback(struct config *cfg)
 {
 	const char *v = config_get(cfg, "deps-lookback", NULL);
 	guint64 n;
@@ -25,18 +24,66 @@ lookback(struct config *cfg)
 	return APPLIED_LOOKBACK;
 }
 
+/* @ids looked up in the tree: found[i] each (g_free), or NULL */
+static char **
+find(struct deps *d, GPtrArray *ids)
+{
+	char **found = g_new0(char *, ids->len);
+	GError *err = NULL;
+
+	if (applied_find((const char *const *)ids->pdata, ids->len, NULL,
+			 d->lookback, found, &err)) {
+		lore_err("warning: cannot tell which prerequisites are in the "
+			 "tree: %s",
+			 err ? err->message : "git failed");
+		g_clear_error(&err);
+	}
+	return found;
+}
+
+GHashTable *
+deps_in_tree(struct deps *d, const struct prereqs *ps)
+{
+	GPtrArray *ids = g_ptr_array_new();
+	GHashTable *in = NULL;
+	char **found;
+	guint i;
+
+	for (i = 0; !d->no_tree && i < ps->items->len; i++) {
+		const struct prereq *p = ps->items->pdata[i];
+
+		if (p->kind == PREREQ_PATCH_ID)
+			g_ptr_array_add(ids, p->value);
+	}
+	found = ids->len ? find(d, ids) : NULL;
+	for (i = 0; found && i < ids->len; i++) {
+		if (!found[i])
+			continue;
+		if (!in)
+			in = g_hash_table_new_full(g_str_hash, g_str_equal,
+						   g_free, NULL);
+		g_hash_table_add(in, g_strdup(ids->pdata[i]));
+		g_ptr_array_add(
+		    d->known, g_strdup_printf("prerequisite-patch-id: %.40s: "
+					      "already in the tree (commit "
+					      "%.12s)",
+					      (char *)ids->pdata[i], found[i]));
+		g_free(found[i]);
+	}
+	g_free(found);
+	g_ptr_array_free(ids, TRUE);
+	return in;
+}
+
 /* Which of the prerequisites' patches the tree has: one git pass. */
 void
-deps_check_tree(struct deps *d, struct config *cfg)
+deps_check_tree(struct deps *d)
 {
-	g_autofree char *top = treecheck_toplevel();
 	GPtrArray *ids = g_ptr_array_new();
-	GError *err = NULL;
 	char **found;
 	guint i, j, k;
 
-	d->no_tree = !top;
-	for (i = 0; top && i < d->order->len; i++) {
+	for (i = 0; !d->no_tree && i < d->order->len; i++) {
 		struct dep *dep = d->order->pdata[i];
 
 		for (j = 0; j < dep->pids->len; j++)
@@ -46,14 +93,7 @@ deps_check_tree(struct deps *d, struct config *cfg)
 		g_ptr_array_free(ids, TRUE);
 		return;
 	}
-	found = g_new0(char *, ids->len);
-	if (applied_find((const char *const *)ids->pdata, ids->len, NULL,
-			 lookback(cfg), found, &err)) {
-		lore_err("warning: cannot tell which prerequisites are in the "
-			 "tree: %s",
-			 err ? err->message : "git failed");
-		g_clear_error(&err);
-	}
+	found = find(d, ids);
 	for (i = 0, k = 0; i < d->order->len; i++) {
 		struct dep *dep = d->order->pdata[i];
 
@@ -182,6 +222,10 @@ deps_report(struct deps *d, const struct cli *c)
 			 !fatal	    ? "the series may not apply without it"
 			 : c->apply ? "nothing applied"
 				    : "nothing written");
+	for (i = 0; !fatal && i < d->guessed->len; i++)
+		lore_err("warning: the cover letter's %s; it may name a "
+			 "person, not a mail",
+			 (char *)d->guessed->pdata[i]);
 	if (fatal)
 		return LORE_ENOTFOUND;
 	g_string_append(d->block, "Depends on:");
@@ -192,11 +236,17 @@ deps_report(struct deps *d, const struct cli *c)
 		    "\n  (their base: prerequisite-base-commit "
 		    "%.40s)",
 		    d->prereq_base);
+	for (i = 0; i < d->known->len; i++)
+		g_string_append_printf(d->block, "\n  %s",
+				       (char *)d->known->pdata[i]);
 	for (i = 0; i < d->order->len; i++)
 		if ((rc = place(d, d->order->pdata[i], c)))
 			return rc;
 	for (i = 0; i < d->lost->len; i++)
 		g_string_append_printf(d->block, "\n  %s",
 				       (char *)d->lost->pdata[i]);
+	for (i = 0; i < d->guessed->len; i++)
+		g_string_append_printf(d->block, "\n  %s",
+				       (char *)d->guessed->pdata[i]);
 	return LORE_OK;
 }

@@ -284,6 +284,9 @@ prose(struct prereqs *ps, const char *l, size_t n, guint line)
 				if (id) {
 					add(ps, PREREQ_MESSAGE_ID, id, 0, line,
 					    l, n);
+					((struct prereq *)ps->items
+					     ->pdata[ps->items->len - 1])
+					    ->prose = TRUE;
 					return;
 				}
 			}

@@ -35,9 +35,10 @@ struct prereq {
 	/* the Message-ID (no <>), the change-id, the patch-id (lower-case
 	 * hex) or "series-NNN"/"patch-NNN" */
 	char *value;
-	int revision; /* a change-id's :vN; 0: the latest */
-	guint line;   /* where it was read, from 1 */
-	char *text;   /* that line, as written (not terminal-safe) */
+	int revision;	/* a change-id's :vN; 0: the latest */
+	guint line;	/* where it was read, from 1 */
+	gboolean prose; /* from a sentence: maybe a person's <address> */
+	char *text;	/* that line, as written (not terminal-safe) */
 };
 
 struct prereqs {
