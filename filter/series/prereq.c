@@ -252,6 +252,15 @@ ref_len(const char *p, const char *end)
 	return q - p;
 }
 
+/* [p, end) starts with @word */
+static gboolean
+has_at(const char *p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	return (size_t)(end - p) >= n && !memcmp(p, word, n);
+}
+
 /* "... based on <id> ..." / "depends on https://.../id/": the first
  * mail named after the words, on the same line */
 static void
@@ -274,8 +283,9 @@ prose(struct prereqs *ps, const char *l, size_t n, guint line)
 		for (p = l + (at - low) + strlen(words[w]); p < end; p++) {
 			size_t len;
 
-			if (*p != '<' && !g_str_has_prefix(p, "http://") &&
-			    !g_str_has_prefix(p, "https://"))
+			/* the line is no C string: bounded looks only */
+			if (*p != '<' && !has_at(p, end, "http://") &&
+			    !has_at(p, end, "https://"))
 				continue;
 			if ((len = ref_len(p, end))) {
 				g_autofree char *ref = g_strndup(p, len);
