@@ -82,6 +82,8 @@ struct cli {
 	gboolean dry_run;  /* ty --dry-run */
 	char *ty_gitdir;   /* ty -g DIR */
 	char *ty_pw_state; /* b4's --pw-set-state, refused */
+	gboolean no_deps;   /* --no-deps: prerequisites left alone */
+	gboolean with_deps; /* --with-deps: one mbox, prerequisites first */
 	char **args;
 };
 

@@ -176,6 +176,10 @@ cmd_common_check(struct cli *c)
 			 "together: give one");
 		return LORE_EUSAGE;
 	}
+	if (c->with_deps && c->no_deps) {
+		lore_err("--with-deps and --no-deps contradict each other");
+		return LORE_EUSAGE;
+	}
 	if (c->merge_base && !c->apply) {
 		lore_err("--merge-base goes with --apply=head or "
 			 "--apply=merge (shazam -H or -M)");

@@ -219,6 +219,14 @@ static GOptionEntry entries[] = {
      "Read -m mailboxes whole, without their index (lore-am.index)", NULL},
     {"no-attestation", 0, 0, G_OPTION_ARG_NONE, &opts.no_attestation,
      "Do not check the DKIM and patatt signatures of the patches", NULL},
+    {"no-deps", 0, 0, G_OPTION_ARG_NONE, &opts.no_deps,
+     "Leave the series' prerequisites (prerequisite-*:, Based-on:, "
+     "Depends-on:) alone: neither found nor applied",
+     NULL},
+    {"with-deps", 0, 0, G_OPTION_ARG_NONE, &opts.with_deps,
+     "Write one mbox: the prerequisites the tree lacks first, then the "
+     "series",
+     NULL},
     {"explain", 0, 0, G_OPTION_ARG_NONE, &opts.explain,
      "Say why this revision and these patches, and the option that "
      "takes each other candidate",

@@ -9,6 +9,7 @@
 #include "cli/after.h"
 #include "write/amjob.h"
 #include "cli/cli.h"
+#include "cli/deps.h"
 #include "core/config.h"
 #include "source/lore.h"
 #include "mail/mbox.h"
@@ -254,6 +255,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	struct choice *ch = NULL;
 	struct thread *t = NULL;
 	struct series_set *s = NULL;
+	struct deps *deps = NULL;
 	gboolean newer = c->check_newer || c->use_newer;
 	int rc;
 
@@ -284,7 +286,10 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	if (!rc)
 		rc = attest_new(cfg, c->no_attestation, c->offline, &o.attest);
 	if (!rc)
+		rc = deps_run(g, s, &o, c, cfg, &deps);
+	if (!rc)
 		rc = after_am(s, &o, c, cfg);
+	deps_free(deps);
 	attest_free(o.attest);
 	runopts_am_clear(&o);
 out:

@@ -392,9 +392,10 @@ note_result(struct series *ser, struct amjob_result *r)
 	r->stem = writer_slug(ser);
 }
 
-/* The series stage's warnings, after the trailers' notes. */
+/* The series stage's warnings, after the trailers' notes; then what
+ * the series stands on (cli/deps.h). */
 static void
-report_warnings(const struct series_set *s)
+report_warnings(const struct series_set *s, const struct amjob_opts *o)
 {
 	guint i;
 
@@ -403,6 +404,19 @@ report_warnings(const struct series_set *s)
 			lore_info("---");
 		say_safe("WARNING: ", s->warnings->pdata[i]);
 	}
+	if (o->depends_on) {
+		lore_info("---");
+		lore_info("%s", o->depends_on);
+	}
+}
+
+/* --with-deps and --apply: the prerequisites go before the series */
+static void
+prepend_deps(GString *mbox, const struct amjob_opts *o)
+{
+	if (o->deps_mbox)
+		g_string_prepend_len(mbox, o->deps_mbox->str,
+				     o->deps_mbox->len);
 }
 
 /* The gate's checks, its outcome for the mail filter's status line. */
@@ -470,7 +484,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	lore_info("---");
 	lore_info("Total patches: %u", count);
 	followup_report(f);
-	report_warnings(s);
+	report_warnings(s, o);
 	if ((rc = run_gate(gate, o)))
 		goto out;
 	if (!count) {
@@ -479,6 +493,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		goto out;
 	}
 	lore_info("---");
+	prepend_deps(mbox, o);
 	slug = o->mbox_name ? g_strdup(o->mbox_name) : writer_slug(ser);
 	branch = writer_branch_slug(ser);
 	if (o->outdir) {

@@ -59,6 +59,10 @@ struct amjob_opts {
 	struct attest *attest; /* NULL: no attestation */
 	struct gate_opts gate; /* lore-am.gate, the checks before applying */
 	gboolean explain;      /* --explain: why this revision, these patches */
+	/* the series' prerequisites (cli/deps.h): the summary's "Depends
+	 * on" block, and the mbox of those written before the series */
+	const char *depends_on;
+	const GString *deps_mbox;
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */
