@@ -98,6 +98,10 @@ gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
 /* Number of Unicode characters in the UTF-8 string @s (bytes if invalid). */
 size_t lore_utf8_width(const char *s);
 
+/* Are the @len bytes at @s valid UTF-8 without a NUL (g_utf8_validate(),
+ * with a fast path for the ASCII most mail is)? */
+gboolean lore_utf8_valid(const char *s, size_t len);
+
 /* Make @s valid UTF-8: converted from @charset when that is another
  * charset and @s is not UTF-8 already (or @charset is one of the 7-bit
  * stateful ones below), invalid bytes shown as U+FFFD, NUL bytes dropped. */

@@ -535,7 +535,7 @@ message_body(struct message *msg)
 	/* Most bodies are UTF-8 with LF line ends already: used in place
 	 * (raw ends in a NUL). ISO-2022-JP is valid UTF-8 too: not it. */
 	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
-	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL) &&
+	    !memchr(raw, '\r', n) && lore_utf8_valid(raw, n) &&
 	    !lore_charset_7bit_stateful(charset)) {
 		msg->body = (char *)raw;
 		return msg->body;
@@ -576,7 +576,7 @@ message_body(struct message *msg)
 	}
 	/* only a patch's own bytes can be other than UTF-8: they are kept
 	 * for the am-ready message, and shown as U+FFFD everywhere else */
-	if (!g_utf8_validate(text, -1, NULL)) {
+	if (!lore_utf8_valid(text, strlen(text))) {
 		char *valid = g_utf8_make_valid(text, -1);
 
 		if (am)
