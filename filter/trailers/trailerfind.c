@@ -257,6 +257,40 @@ raw_text(const char *orig)
 	return g_strjoinv("\n", parts);
 }
 
+/*
+ * Could a line of @text be a trailer, as parse_trailer_line() reads one
+ * ("Token: value")? Read in place, without the copies and arrays
+ * trailer_find() makes; two replies in three have no such line at all.
+ */
+static gboolean
+any_candidate(const char *text)
+{
+	size_t len = strlen(text), pos = 0, ll;
+	const char *l;
+
+	while (lore_next_line(text, len, &pos, &l, &ll)) {
+		const char *p = l, *end = l + ll, *colon;
+
+		while (end > p && end[-1] == '\r')
+			end--;
+		while (p < end && g_ascii_isspace(*p))
+			p++;
+		if (p == end ||
+		    !(g_ascii_isalnum(*p) || *p == '_' || (guchar)*p >= 0x80))
+			continue;
+		colon = p;
+		while (colon < end && !g_ascii_isspace(*colon))
+			colon++;
+		if (colon == end || colon[-1] != ':' || colon - 1 - p < 2)
+			continue;
+		while (colon < end && g_ascii_isspace(*colon))
+			colon++;
+		if (colon < end)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 void
 trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	     GPtrArray *others)
@@ -265,6 +299,9 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	gboolean was_trailer = FALSE;
 	guint i, nothers = 0;
 
+	/* nothing to find, and no other lines asked for */
+	if (followup && !others && !any_candidate(text ? text : ""))
+		return;
 	joined_lines(text ? text : "", &ls, !followup);
 	for (i = 0; i < ls.lines->len; i++) {
 		char *line = ls.lines->pdata[i];
