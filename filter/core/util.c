@@ -124,29 +124,57 @@ lore_utf8_valid(const char *s, size_t len)
 	return a == len || (s[a] && g_utf8_validate(s + a, len - a, NULL));
 }
 
+/*
+ * lore_one_line() of plain ASCII without a NUL, in one pass into @out
+ * (@len + 1 bytes); FALSE at the first other byte, when @out holds nothing
+ * of use.
+ */
+static gboolean
+one_line_ascii(const char *s, size_t len, char *out)
+{
+	char *o = out;
+	gboolean sp = FALSE;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		guchar c = s[i];
+
+		if (c >= 0x80 || !c)
+			return FALSE;
+		if (c <= ' ' || c == 0x7f) {
+			sp = TRUE;
+			continue;
+		}
+		if (sp && o > out)
+			*o++ = ' ';
+		sp = FALSE;
+		*o++ = c;
+	}
+	*o = '\0';
+	return TRUE;
+}
+
 char *
 lore_one_line(const char *s, gssize len)
 {
-	g_autofree char *conv = NULL;
-	const char *u, *p, *end;
+	g_autofree char *u = NULL;
 	char *out, *o;
+	const char *p, *end;
 	gboolean sp = FALSE;
 
 	if (!s)
 		return g_strdup("");
 	if (len < 0)
 		len = strlen(s);
-	/* plain ASCII is valid UTF-8 as it is: no copy to convert */
-	if (ascii_prefix(s, len) == (size_t)len) {
-		u = s;
-	} else {
-		conv = lore_to_utf8(s, len, NULL);
-		u = conv;
-		len = strlen(conv);
-	}
+	out = g_malloc(len + 1);
+	/* nearly every header of every message is plain ASCII */
+	if (one_line_ascii(s, len, out))
+		return out;
+	g_free(out);
+	u = lore_to_utf8(s, len, NULL);
+	len = strlen(u);
 	/* u is valid UTF-8: characters kept are copied as they are encoded,
-	 * never decoded and encoded again (every header of every message
-	 * comes through here) */
+	 * never decoded and encoded again */
 	o = out = g_malloc(len + 1);
 	for (p = u, end = u + len; p < end;) {
 		gboolean blank;
@@ -166,13 +194,9 @@ lore_one_line(const char *s, gssize len)
 		if (sp && o > out)
 			*o++ = ' ';
 		sp = FALSE;
-		if (n == 1) {
-			*o++ = *p++;
-		} else {
-			memcpy(o, p, n);
-			o += n;
-			p += n;
-		}
+		memcpy(o, p, n);
+		o += n;
+		p += n;
 	}
 	*o = '\0';
 	return out;

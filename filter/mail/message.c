@@ -266,8 +266,9 @@ message_parse_addr(const char *value, char **name, char **email)
 	*email = NULL;
 	if (!value)
 		goto out;
+	/* atoms and a plain address: one clean line as they are */
 	if (simple_mailbox(value, name, email))
-		goto out;
+		return;
 	list = internet_address_list_parse(NULL, value);
 	if (list) {
 		int i, n = internet_address_list_length(list);
@@ -320,7 +321,27 @@ seen_once_field(struct collect *c, guint i)
 	c->once_seen |= 1u << i;
 }
 
-#define IS(h) (nlen == strlen(h) && !g_ascii_strncasecmp(name, h, nlen))
+/* Is the field name [@name, @name+@n) @h (lower case), in any case? A
+ * loop, not a call: every field of every message is asked a few times. */
+static inline gboolean
+name_is(const char *name, size_t n, const char *h, size_t hl)
+{
+	size_t i;
+
+	if (n != hl)
+		return FALSE;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c != h[i])
+			return FALSE;
+	}
+	return TRUE;
+}
+
+#define IS(h) name_is(name, nlen, h, sizeof(h) - 1)
 
 static gboolean
 collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
