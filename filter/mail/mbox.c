@@ -299,10 +299,18 @@ read_file(void *handle, char *buf, size_t n)
 	return got || !ferror(handle) ? (gssize)got : -1;
 }
 
+/*
+ * zlib gives a file cut inside its gzip stream as the bytes it had, then
+ * an end with Z_BUF_ERROR: that end is an error, never a shorter mbox.
+ */
 static gssize
 read_gz(void *handle, char *buf, size_t n)
 {
-	return gzread(handle, buf, n);
+	int got = gzread(handle, buf, n), e = Z_OK;
+
+	if (got == 0)
+		gzerror(handle, &e);
+	return e == Z_BUF_ERROR ? -1 : got;
 }
 
 #define SPLIT_CHUNK 65536
@@ -408,11 +416,19 @@ mbox_read_path_until(const char *path, mbox_cb cb, void *data,
 
 		if (!gz)
 			return read_error(path, err);
+		int e = Z_OK;
+
 		ok = split_stream(read_gz, gz, &st);
+		if (!ok)
+			gzerror(gz, &e);
 		gzclose(gz);
 		if (!ok)
 			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-				    "cannot decompress '%s'", path);
+				    "cannot decompress '%s': %s", path,
+				    e == Z_BUF_ERROR
+					? "the gzip data ends early (truncated "
+					  "file)"
+					: "the gzip data is corrupt");
 		return ok;
 	}
 	f = fopen(path, "rb");

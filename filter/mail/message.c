@@ -537,7 +537,9 @@ message_parse(const char *buf, size_t len, GError **err)
 	}
 	m = g_new0(struct message, 1);
 	m->raw = g_malloc(len - skip + 1);
-	memcpy(m->raw, buf + skip, len - skip);
+	/* an empty file (a .gz inflated to nothing) may come as NULL, 0 */
+	if (len > skip)
+		memcpy(m->raw, buf + skip, len - skip);
 	m->raw[len - skip] = '\0';
 	m->len = len - skip;
 	c.msg = m;
