@@ -136,19 +136,22 @@ one_line_ascii(const char *s, size_t len, char *out)
 	gboolean sp = FALSE;
 	size_t i;
 
-	for (i = 0; i < len; i++) {
+	for (i = 0; i < len;) {
 		guchar c = s[i];
 
 		if (c >= 0x80 || !c)
 			return FALSE;
 		if (c <= ' ' || c == 0x7f) {
 			sp = TRUE;
+			i++;
 			continue;
 		}
 		if (sp && o > out)
 			*o++ = ' ';
 		sp = FALSE;
-		*o++ = c;
+		/* a word: printable ASCII up to the next blank */
+		while (i < len && (guchar)(s[i] - 0x21) < 0x5e)
+			*o++ = s[i++];
 	}
 	*o = '\0';
 	return TRUE;

@@ -14,7 +14,28 @@
 static gboolean
 is_token(char c)
 {
-	return c > ' ' && c < 0x7f && !strchr("()<>@,;:\\\"/[]?=*", c);
+	if (c <= ' ' || c >= 0x7f)
+		return FALSE;
+	switch (c) {
+	case '(':
+	case ')':
+	case '<':
+	case '>':
+	case '@':
+	case ',':
+	case ';':
+	case ':':
+	case '\\':
+	case '"':
+	case '/':
+	case '[':
+	case ']':
+	case '?':
+	case '=':
+	case '*':
+		return FALSE;
+	}
+	return TRUE;
 }
 
 /* Skip a token at @p; NULL when there is none. */
