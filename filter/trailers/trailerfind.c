@@ -167,10 +167,10 @@ joined_lines(const char *text, struct lines *out, gboolean raw)
 {
 	static char empty[] = "";
 	const char *sig = strstr(text, "\n-- \n");
-	GPtrArray *cut = g_ptr_array_new();
+	GPtrArray *cut;
 	const char *lead = text, *ind = text;
 	char **lines, *p;
-	guint i;
+	guint i, n = 2;
 
 	/* b4 strips the text: the first line's indentation is only kept for
 	 * its text as written */
@@ -181,8 +181,12 @@ joined_lines(const char *text, struct lines *out, gboolean raw)
 	}
 	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
 	g_strstrip(out->buf);
-	out->lines = g_ptr_array_new();
-	out->orig = raw ? g_ptr_array_new() : NULL;
+	/* the arrays made once at their size, not grown line by line */
+	for (p = out->buf; (p = strchr(p, '\n')); p++)
+		n++;
+	cut = g_ptr_array_sized_new(n);
+	out->lines = g_ptr_array_sized_new(n);
+	out->orig = raw ? g_ptr_array_sized_new(n) : NULL;
 	out->joined = g_ptr_array_new_with_free_func(g_free);
 	for (p = out->buf; *out->buf;) {
 		char *nl = strchr(p, '\n');
