@@ -49,6 +49,20 @@ skip_token(const char *p)
 	return q > p ? q : NULL;
 }
 
+const char *
+mime_find_ci(const char *s, const char *w)
+{
+	char up = g_ascii_toupper(w[0]), low = g_ascii_tolower(w[0]);
+	char set[3] = {up, low, '\0'};
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = s; (p = strpbrk(p, set)); p++)
+		if (!g_ascii_strncasecmp(p, w, n))
+			return p;
+	return NULL;
+}
+
 gboolean
 mime_word_is(const char *p, size_t n, const char *name)
 {
@@ -120,7 +134,7 @@ mime_ctype_simple(const char *v, struct mime_ctype *ct)
 	ct->tlen = slash - v;
 	ct->sub = slash + 1;
 	ct->slen = end - (slash + 1);
-	ct->flowed_word = strcasestr(v, "format=") != NULL;
+	ct->flowed_word = mime_find_ci(v, "format=") != NULL;
 	return TRUE;
 odd:
 	mime_ctype_clear(ct);

@@ -31,6 +31,10 @@ struct mime_ctype {
 gboolean mime_ctype_simple(const char *v, struct mime_ctype *ct);
 void mime_ctype_clear(struct mime_ctype *ct);
 
+/* The first @w in @s, in any ASCII case (strcasestr() follows the
+ * locale's case rules); NULL when there is none. @w is not empty. */
+const char *mime_find_ci(const char *s, const char *w);
+
 /* Is [p, p+n) @name, ignoring case? */
 gboolean mime_word_is(const char *p, size_t n, const char *name);
 

@@ -87,7 +87,7 @@ struct assembly {
 static gboolean
 attr_is(const char *ct, const char *name, const char *value)
 {
-	const char *p = ct ? strcasestr(ct, name) : NULL;
+	const char *p = ct ? mime_find_ci(ct, name) : NULL;
 	size_t n;
 
 	if (!p)
