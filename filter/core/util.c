@@ -258,26 +258,6 @@ lore_find_control(const char *text, guint *line)
 	return 0;
 }
 
-gboolean
-lore_next_line(const char *buf, size_t len, size_t *pos, const char **line,
-	       size_t *line_len)
-{
-	const char *nl;
-
-	if (*pos >= len)
-		return FALSE;
-	*line = buf + *pos;
-	nl = memchr(*line, '\n', len - *pos);
-	if (nl) {
-		*line_len = nl - *line;
-		*pos = nl - buf + 1;
-	} else {
-		*line_len = len - *pos;
-		*pos = len;
-	}
-	return TRUE;
-}
-
 char *
 lore_strip(char *s)
 {
