@@ -211,10 +211,11 @@ part_headers(const char *p, const char *end, struct mime_leaf *leaf)
 	}
 	if (p >= end || !leaf->ctype || !mime_ctype_simple(leaf->ctype, &ct))
 		return NULL;
-	/* nested parts, and flowed text whose header GMime may give as
-	 * it rewrote it, are GMime's */
+	/* nested parts, flowed text whose header GMime may give as it
+	 * rewrote it, and an empty charset are GMime's */
 	if (mime_word_is(ct.type, ct.tlen, "multipart") ||
-	    mime_word_is(ct.type, ct.tlen, "message") || ct.flowed_word) {
+	    mime_word_is(ct.type, ct.tlen, "message") || ct.flowed_word ||
+	    (ct.charset && !*ct.charset)) {
 		mime_ctype_clear(&ct);
 		return NULL;
 	}
@@ -249,6 +250,9 @@ mime_split_simple(const char *body, size_t n, const char *boundary)
 			continue;
 		if (closed || (ll != bl + 2 &&
 			       (ll != bl + 4 || memcmp(l + bl + 2, "--", 2))))
+			goto odd;
+		/* a closing boundary before any part: GMime's to judge */
+		if (!part && ll == bl + 4)
 			goto odd;
 		if (part) {
 			/* the part ends before the line end ahead of the

@@ -81,6 +81,12 @@ static const struct {
     {"a part without headers", HDR MP "\n--b-1\n\nbody\n--b-1--\n", FALSE},
     {"headers running into the boundary", HDR MP "\n--b-1\n" TEXT "--b-1--\n",
      FALSE},
+    {"a closing boundary before any part",
+     HDR MP "\npreamble\n--b-1--\nepilogue\n", FALSE},
+    {"an empty charset",
+     HDR MP "\n--b-1\nContent-Type: text/plain; charset=\"\"\n\ncaf\xe9\n"
+	    "--b-1--\n",
+     FALSE},
     {"a line that is no header",
      HDR MP "\n--b-1\n" TEXT "not a header\n\nbody\n--b-1--\n", FALSE},
 };
