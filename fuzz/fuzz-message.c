@@ -11,6 +11,7 @@
 #include "trailers/bodyparts.h"
 #include "mail/mailinfo.h"
 #include "mail/message.h"
+#include "mail/msgbody.h"
 #include "core/msgid.h"
 #include "mail/patchid.h"
 #include "core/util.h"
@@ -125,6 +126,23 @@ check_split(struct message *m)
 	}
 }
 
+/* A multipart split by hand (mimesplit.h) gives the bytes GMime's
+ * parser gives. */
+static void
+check_by_gmime(const uint8_t *data, size_t size, struct message *m)
+{
+	struct message *g;
+
+	msgbody_gmime_only = TRUE;
+	g = message_parse((const char *)data, size, NULL);
+	fuzz_assert(g != NULL);
+	fuzz_assert(!strcmp(message_body(g), message_body(m)));
+	fuzz_assert(!strcmp(message_am_body(g), message_am_body(m)));
+	fuzz_assert(g->body_nul == m->body_nul);
+	message_free(g);
+	msgbody_gmime_only = FALSE;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -166,6 +184,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_one_line(mi.subject);
 	mailinfo_clear(&mi);
 	check_am_body(m, body);
+	check_by_gmime(data, size, m);
 	check_split(m);
 
 	body_split(body, &bp);

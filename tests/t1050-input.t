@@ -4,7 +4,7 @@
 # and exit status, and nothing on stdout.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 30
+plan 34
 
 series_repo "$TRASH/repo" 2 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -96,4 +96,21 @@ check "the example's patches get several follow-up trailers" \
 	test "$(grep -c -e '^Tested-by:' -e '^Reviewed-by:' -e '^Acked-by:' "$TRASH/ex-mbox.mbx")" -ge 4
 same_file "$TRASH/ex-md.mbx" "$TRASH/ex-mbox.mbx" \
 	"a maildir in reverse delivery order: the same trailers, in the same order"
+# gzip-compressed input cut short: the thread's mbox is a usage error, a
+# maildir's file is unreadable (its patch missing, nothing written); an
+# empty one is no message
+gzip -c "$TRASH/t.mbox" >"$TRASH/t.mbox.gz"
+head -c $(($(wc -c <"$TRASH/t.mbox.gz") - 40)) "$TRASH/t.mbox.gz" >"$TRASH/cut.mbox.gz"
+BAD_IN= bad 2 "a truncated .gz mbox" -q -m "$TRASH/cut.mbox.gz" "$id"
+check "... said so" grep -q "^lore-am: cannot decompress '.*cut.mbox.gz': the gzip data ends early" "$TRASH/bad.err"
+mkdir -p "$TRASH/gzmd/cur" "$TRASH/gzmd/new" "$TRASH/gzmd/tmp"
+i=0; for f in "$P"/*.patch; do i=$((i + 1)); sed 1d "$f" | gzip -c >"$TRASH/gzmd/cur/$i.host:2,S.gz"; done
+gzip -c </dev/null >"$TRASH/gzmd/cur/9.host:2,S.gz"
+"$LORE_AM" -q -m "$TRASH/gzmd" "$id" >"$TRASH/gzmd.mbx"
+same_file "$TRASH/gzmd.mbx" "$TRASH/ref.mbx" "a gzipped maildir with an empty .gz file"
+f=$TRASH/gzmd/cur/3.host:2,S.gz
+head -c $(($(wc -c <"$f") - 30)) "$f" >"$f.cut" && mv "$f.cut" "$f"
+"$LORE_AM" -q -m "$TRASH/gzmd" "$id" >"$TRASH/gzcut.mbx" 2>"$TRASH/gzcut.err"
+is "$?:$(wc -c <"$TRASH/gzcut.mbx")" "1:0" \
+	"a maildir file whose gzip data ends early: no half patch, exit 1, nothing written"
 done_testing

@@ -201,8 +201,8 @@ static void
 build(struct pmsg *m, const char *author, const char *email,
       const char *subject, GString *mp)
 {
-	size_t pos = 0, llen;
-	const char *line;
+	size_t pos = 0, llen = 0;
+	const char *line = "";
 	guint i;
 
 	while (mp->len && strchr("\r\n", mp->str[mp->len - 1]))

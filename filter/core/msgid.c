@@ -14,7 +14,15 @@ msgid_valid(const char *id)
 
 	/* RFC 6532 allows UTF-8 in ids, but never broken UTF-8: an id goes
 	 * into headers, URLs and messages on a terminal */
-	if (!id || !*id || !g_utf8_validate(id, -1, NULL))
+	if (!id || !*id)
+		return FALSE;
+	/* the ASCII ids nearly every mailer makes, checked byte by byte */
+	for (p = id; (guchar)*p > ' ' && (guchar)*p < 0x7f; p++)
+		if (*p == '<' || *p == '>')
+			return FALSE;
+	if (!*p)
+		return TRUE;
+	if (!g_utf8_validate(id, -1, NULL))
 		return FALSE;
 	for (p = id; *p; p = g_utf8_next_char(p)) {
 		gunichar c = g_utf8_get_char(p);
@@ -62,12 +70,19 @@ msgid_list(const char *value)
 	const char *p = value;
 
 	while (p && (p = strchr(p, '<'))) {
-		const char *gt = strchr(p + 1, '>');
+		const char *gt = strchr(p + 1, '>'), *s, *e;
 		char *id;
 
 		if (!gt)
 			break;
-		id = checked(g_strstrip(g_strndup(p + 1, gt - p - 1)));
+		/* white space around the id trimmed before it is copied */
+		s = p + 1;
+		e = gt;
+		while (s < e && g_ascii_isspace(*s))
+			s++;
+		while (e > s && g_ascii_isspace(e[-1]))
+			e--;
+		id = checked(g_strndup(s, e - s));
 		if (id)
 			g_ptr_array_add(ids, id);
 		p = gt + 1;

@@ -93,44 +93,113 @@ lore_term_safe(const char *s, gssize len)
 	return g_string_free(out, FALSE);
 }
 
+/* Bytes from @s on that are ASCII, and not NUL (a word at a time: every
+ * header and body of every mail is checked, and nearly all are ASCII). */
+static size_t
+ascii_prefix(const char *s, size_t len)
+{
+	const guint64 high = 0x8080808080808080ull,
+		      ones = 0x0101010101010101ull;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		guint64 w;
+
+		memcpy(&w, s + i, 8);
+		/* a byte >= 0x80, or a zero byte */
+		if ((w & high) || ((w - ones) & ~w & high))
+			break;
+	}
+	while (i < len && (guchar)s[i] < 0x80 && s[i])
+		i++;
+	return i;
+}
+
+gboolean
+lore_utf8_valid(const char *s, size_t len)
+{
+	size_t a = ascii_prefix(s, len);
+
+	/* g_utf8_validate() takes NUL as an end; so does this */
+	return a == len || (s[a] && g_utf8_validate(s + a, len - a, NULL));
+}
+
+/*
+ * lore_one_line() of plain ASCII without a NUL, in one pass into @out
+ * (@len + 1 bytes); FALSE at the first other byte, when @out holds nothing
+ * of use.
+ */
+static gboolean
+one_line_ascii(const char *s, size_t len, char *out)
+{
+	char *o = out;
+	gboolean sp = FALSE;
+	size_t i;
+
+	for (i = 0; i < len;) {
+		guchar c = s[i];
+
+		if (c >= 0x80 || !c)
+			return FALSE;
+		if (c <= ' ' || c == 0x7f) {
+			sp = TRUE;
+			i++;
+			continue;
+		}
+		if (sp && o > out)
+			*o++ = ' ';
+		sp = FALSE;
+		/* a word: printable ASCII up to the next blank */
+		while (i < len && (guchar)(s[i] - 0x21) < 0x5e)
+			*o++ = s[i++];
+	}
+	*o = '\0';
+	return TRUE;
+}
+
 char *
 lore_one_line(const char *s, gssize len)
 {
 	g_autofree char *u = NULL;
 	char *out, *o;
-	const char *p;
+	const char *p, *end;
 	gboolean sp = FALSE;
 
 	if (!s)
 		return g_strdup("");
 	if (len < 0)
 		len = strlen(s);
+	out = g_malloc(len + 1);
+	/* nearly every header of every message is plain ASCII */
+	if (one_line_ascii(s, len, out))
+		return out;
+	g_free(out);
 	u = lore_to_utf8(s, len, NULL);
+	len = strlen(u);
 	/* u is valid UTF-8: characters kept are copied as they are encoded,
-	 * never decoded and encoded again (every header of every message
-	 * comes through here) */
-	o = out = g_malloc(strlen(u) + 1);
-	for (p = u; *p;) {
-		const char *next;
+	 * never decoded and encoded again */
+	o = out = g_malloc(len + 1);
+	for (p = u, end = u + len; p < end;) {
 		gboolean blank;
+		size_t n = 1;
 
 		if ((guchar)*p < 0x80) {
 			blank = (guchar)*p <= ' ' || *p == 0x7f;
-			next = p + 1;
 		} else {
 			blank = g_utf8_get_char(p) < 0xa0; /* C1 controls */
-			next = g_utf8_next_char(p);
+			n = g_utf8_next_char(p) - p;
 		}
 		if (blank) {
 			sp = TRUE;
-			p = next;
+			p += n;
 			continue;
 		}
 		if (sp && o > out)
 			*o++ = ' ';
 		sp = FALSE;
-		while (p < next)
-			*o++ = *p++;
+		memcpy(o, p, n);
+		o += n;
+		p += n;
 	}
 	*o = '\0';
 	return out;
@@ -187,26 +256,6 @@ lore_find_control(const char *text, guint *line)
 	}
 	*line = 0;
 	return 0;
-}
-
-gboolean
-lore_next_line(const char *buf, size_t len, size_t *pos, const char **line,
-	       size_t *line_len)
-{
-	const char *nl;
-
-	if (*pos >= len)
-		return FALSE;
-	*line = buf + *pos;
-	nl = memchr(*line, '\n', len - *pos);
-	if (nl) {
-		*line_len = nl - *line;
-		*pos = nl - buf + 1;
-	} else {
-		*line_len = len - *pos;
-		*pos = len;
-	}
-	return TRUE;
 }
 
 char *
@@ -270,7 +319,7 @@ lore_to_utf8(const char *s, size_t len, const char *charset)
 	/* valid UTF-8 is taken as it is whatever its label says (a
 	 * mislabelled part), except in a 7-bit charset that shifts state
 	 * with escapes, whose every text is valid UTF-8 */
-	if (!nul && g_utf8_validate(s, len, NULL) &&
+	if (!nul && lore_utf8_valid(s, len) &&
 	    (!charset || !lore_charset_7bit_stateful(charset)))
 		return g_strndup(s, len);
 	if (nul) {

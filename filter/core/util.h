@@ -11,6 +11,7 @@
 #define LORE_UTIL_H
 
 #include <glib.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -87,8 +88,26 @@ gunichar lore_find_control(const char *text, guint *line);
  * entry and is advanced past it. Returns FALSE at the end. The line excludes
  * its '\n'; a trailing '\r' is kept (callers strip it where it matters).
  */
-gboolean lore_next_line(const char *buf, size_t len, size_t *pos,
-			const char **line, size_t *line_len);
+static inline gboolean
+lore_next_line(const char *buf, size_t len, size_t *pos, const char **line,
+	       size_t *line_len)
+{
+	const char *nl;
+
+	/* inline: every line of every message comes through here */
+	if (*pos >= len)
+		return FALSE;
+	*line = buf + *pos;
+	nl = memchr(*line, '\n', len - *pos);
+	if (nl) {
+		*line_len = nl - *line;
+		*pos = nl - buf + 1;
+	} else {
+		*line_len = len - *pos;
+		*pos = len;
+	}
+	return TRUE;
+}
 
 /* Strip ASCII white space at both ends, in place; returns @s. */
 char *lore_strip(char *s);
@@ -98,6 +117,10 @@ gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
 
 /* Number of Unicode characters in the UTF-8 string @s (bytes if invalid). */
 size_t lore_utf8_width(const char *s);
+
+/* Are the @len bytes at @s valid UTF-8 without a NUL (g_utf8_validate(),
+ * with a fast path for the ASCII most mail is)? */
+gboolean lore_utf8_valid(const char *s, size_t len);
 
 /* Make @s valid UTF-8: converted from @charset when that is another
  * charset and @s is not UTF-8 already (or @charset is one of the 7-bit

@@ -53,20 +53,16 @@ is_escaped_from(const char *line, size_t len)
 	return i > 0 && len - i >= 5 && !memcmp(line + i, "From ", 5);
 }
 
-/* Hand one message to @cb, removing one level of ">From " quoting. */
-void
-mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data)
+/* Hand one message to @cb, removing one level of ">From " quoting from
+ * its lines, which the caller knows hold some. */
+static void
+unquote_lines(const char *msg, size_t len, mbox_cb cb, void *data)
 {
 	size_t pos = 0;
 	const char *line;
 	size_t ll;
 	GString *s = NULL;
 
-	/* fast path: most messages have no quoted From_ lines at all */
-	if (!memmem(msg, len, ">From ", 6)) {
-		cb(msg, len, data);
-		return;
-	}
 	s = g_string_sized_new(len);
 	while (lore_next_line(msg, len, &pos, &line, &ll)) {
 		if (is_escaped_from(line, ll))
@@ -78,6 +74,16 @@ mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data)
 	}
 	cb(s->str, s->len, data);
 	g_string_free(s, TRUE);
+}
+
+void
+mbox_unquote(const char *msg, size_t len, mbox_cb cb, void *data)
+{
+	/* fast path: most messages have no quoted From_ lines at all */
+	if (!memmem(msg, len, ">From ", 6))
+		cb(msg, len, data);
+	else
+		unquote_lines(msg, len, cb, data);
 }
 
 /*
@@ -115,6 +121,8 @@ struct split {
 			    zeros, is searched once, not once per chunk) */
 	gboolean prev_blank, have;
 	gboolean framed; /* a From_ line was seen */
+	gboolean quoted; /* a ">From " line is in the current message (the
+			    lines are read here anyway: no second search) */
 	mbox_cb cb;
 	mbox_span_cb span; /* instead of cb: the raw bytes and their place */
 	void *data;
@@ -127,8 +135,10 @@ hand_over(struct split *st, const char *buf, size_t start, size_t end)
 	if (st->span)
 		st->span(st->base + (goffset)start, buf + start, end - start,
 			 st->data);
+	else if (st->quoted)
+		unquote_lines(buf + start, end - start, st->cb, st->data);
 	else
-		mbox_unquote(buf + start, end - start, st->cb, st->data);
+		st->cb(buf + start, end - start, st->data);
 }
 
 /*
@@ -180,11 +190,14 @@ split_lines(struct split *st, const char *buf, size_t len, gboolean final)
 			st->start = off;
 			st->have = TRUE;
 			st->framed = TRUE;
+			st->quoted = FALSE;
 		} else if (!st->have) {
 			/* a single message without a From_ line */
 			st->have = TRUE;
 			st->start = off;
 		}
+		if (ll > 5 && line[0] == '>' && is_escaped_from(line, ll))
+			st->quoted = TRUE;
 		st->prev_blank = (cl == 0);
 	}
 	if (!final || (st->stop && *st->stop))
@@ -262,7 +275,7 @@ mbox_stream_end(struct mbox_stream *s)
 {
 	split_lines(&s->st, s->buf->str, s->buf->len, TRUE);
 	g_string_truncate(s->buf, 0);
-	s->st.have = FALSE;
+	s->st.have = s->st.quoted = FALSE;
 	s->st.pos = s->st.start = s->st.searched = 0;
 }
 
@@ -286,10 +299,18 @@ read_file(void *handle, char *buf, size_t n)
 	return got || !ferror(handle) ? (gssize)got : -1;
 }
 
+/*
+ * zlib gives a file cut inside its gzip stream as the bytes it had, then
+ * an end with Z_BUF_ERROR: that end is an error, never a shorter mbox.
+ */
 static gssize
 read_gz(void *handle, char *buf, size_t n)
 {
-	return gzread(handle, buf, n);
+	int got = gzread(handle, buf, n), e = Z_OK;
+
+	if (got == 0)
+		gzerror(handle, &e);
+	return e == Z_BUF_ERROR ? -1 : got;
 }
 
 #define SPLIT_CHUNK 65536
@@ -395,11 +416,19 @@ mbox_read_path_until(const char *path, mbox_cb cb, void *data,
 
 		if (!gz)
 			return read_error(path, err);
+		int e = Z_OK;
+
 		ok = split_stream(read_gz, gz, &st);
+		if (!ok)
+			gzerror(gz, &e);
 		gzclose(gz);
 		if (!ok)
 			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-				    "cannot decompress '%s'", path);
+				    "cannot decompress '%s': %s", path,
+				    e == Z_BUF_ERROR
+					? "the gzip data ends early (truncated "
+					  "file)"
+					: "the gzip data is corrupt");
 		return ok;
 	}
 	f = fopen(path, "rb");

@@ -76,7 +76,7 @@ slurp_gz(const char *path, gsize max, gboolean cut, GError **err)
 	gzFile gz = gzopen(path, "rb");
 	GByteArray *a;
 	guint8 tmp[65536];
-	int n;
+	int n, e = Z_OK;
 
 	if (!gz) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
@@ -96,9 +96,16 @@ slurp_gz(const char *path, gsize max, gboolean cut, GError **err)
 			return too_big(a, path, max, err);
 		}
 	}
-	if (n < 0) {
+	/* a file cut inside its gzip stream ends with Z_BUF_ERROR, after
+	 * the bytes zlib had: never a shorter message */
+	if (n == 0 && !(max && cut && a->len > max))
+		gzerror(gz, &e);
+	if (n < 0 || e == Z_BUF_ERROR) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "cannot decompress '%s'", path);
+			    "cannot decompress '%s': %s", path,
+			    n < 0 ? "the gzip data is corrupt"
+				  : "the gzip data ends early (truncated "
+				    "file)");
 		gzclose(gz);
 		g_byte_array_unref(a);
 		return NULL;

@@ -1,8 +1,8 @@
 /*
  * message.c - RFC 5322 header scan. Headers are read by hand (unfolding per
  * RFC 5322 2.2.3) because threading a large archive needs only a handful of
- * them; plain senders, subjects and dates are read here too, and anything
- * odder goes through GMime. The body is msgbody.c's.
+ * them; plain subjects and dates are read here too, and anything odder
+ * goes through GMime. Senders are address.c's, the body msgbody.c's.
  */
 #include "mail/message.h"
 #include "core/msgid.h"
@@ -165,146 +165,6 @@ message_header_count(const struct message *msg, const char *name)
 	return c.n;
 }
 
-/* RFC 5322 atext, less the few characters whose handling we leave to GMime */
-static gboolean
-is_atext(char c)
-{
-	return g_ascii_isalnum(c) || (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
-}
-
-/*
- * A dot-atom local@domain in ASCII, with a plain host name (letters,
- * digits, '-'; no IDN "xn--" label that a parser might decode): any parser
- * takes it as written.
- */
-static gboolean
-plain_addr(const char *p, size_t n)
-{
-	const char *at = memchr(p, '@', n), *end = p + n, *q;
-
-	if (!at || at == p || at == end - 1 ||
-	    memchr(at + 1, '@', end - at - 1))
-		return FALSE;
-	for (q = p; q < end; q++) {
-		gboolean label_start = q == p || q == at + 1 || q[-1] == '.';
-
-		if (q == at)
-			continue;
-		if (*q == '.') {
-			/* no dot at either end of a part, no two in a row */
-			if (label_start || q + 1 == at || q + 1 == end)
-				return FALSE;
-		} else if (q < at) {
-			if (!is_atext(*q))
-				return FALSE;
-		} else if (!g_ascii_isalnum(*q) && *q != '-') {
-			return FALSE;
-		} else if (label_start && end - q >= 4 &&
-			   !g_ascii_strncasecmp(q, "xn--", 4)) {
-			return FALSE;
-		}
-	}
-	return TRUE;
-}
-
-/*
- * The common forms "Name Surname <local@domain>" and "local@domain" in plain
- * ASCII, where the name is atoms separated by single spaces (headers come
- * here unfolded): no quotes, comments, encoded words, groups or lists, so
- * there is nothing for GMime's address parser to interpret. Returns FALSE
- * for anything else.
- */
-static gboolean
-simple_mailbox(const char *v, char **name, char **email)
-{
-	size_t n = strlen(v), i;
-	const char *lt;
-
-	while (n && v[n - 1] == ' ')
-		n--;
-	while (n && *v == ' ')
-		v++, n--;
-	if (!n)
-		return FALSE;
-	if (v[n - 1] != '>') {
-		if (!plain_addr(v, n))
-			return FALSE;
-		*name = g_strdup("");
-		*email = g_strndup(v, n);
-		return TRUE;
-	}
-	lt = memchr(v, '<', n);
-	if (!lt || !plain_addr(lt + 1, v + n - 1 - (lt + 1)))
-		return FALSE;
-	/* the name: atoms (and dots inside them) separated by one space */
-	for (i = 0; v + i < lt; i++) {
-		char c = v[i];
-
-		if (c == '=' && v[i + 1] == '?')
-			return FALSE; /* an encoded word */
-		if (c == ' ') {
-			if (!i || v[i - 1] == ' ')
-				return FALSE;
-		} else if (!is_atext(c) &&
-			   (c != '.' || !i || v[i - 1] == ' ')) {
-			return FALSE; /* a dot may not start a word */
-		}
-	}
-	if (lt > v && lt[-1] != ' ')
-		return FALSE;
-	*name = g_strndup(v, lt > v ? (size_t)(lt - 1 - v) : 0);
-	*email = g_strndup(lt + 1, v + n - 1 - (lt + 1));
-	return TRUE;
-}
-
-void
-message_parse_addr(const char *value, char **name, char **email)
-{
-	InternetAddressList *list;
-
-	*name = NULL;
-	*email = NULL;
-	if (!value)
-		goto out;
-	if (simple_mailbox(value, name, email))
-		goto out;
-	list = internet_address_list_parse(NULL, value);
-	if (list) {
-		int i, n = internet_address_list_length(list);
-
-		for (i = 0; i < n && !*email; i++) {
-			InternetAddress *ia =
-			    internet_address_list_get_address(list, i);
-
-			if (INTERNET_ADDRESS_IS_GROUP(ia)) {
-				InternetAddressList *m =
-				    internet_address_group_get_members(
-					INTERNET_ADDRESS_GROUP(ia));
-				if (!m || !internet_address_list_length(m))
-					continue;
-				ia = internet_address_list_get_address(m, 0);
-			}
-			if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
-				continue;
-			*email = g_strdup(internet_address_mailbox_get_addr(
-			    INTERNET_ADDRESS_MAILBOX(ia)));
-			*name = g_strdup(internet_address_get_name(ia));
-		}
-		g_object_unref(list);
-	}
-out:
-	/* decoded words may hold line breaks and escapes: one clean line */
-	{
-		char *n = lore_one_line(*name, -1);
-		char *e = lore_one_line(*email, -1);
-
-		g_free(*name);
-		g_free(*email);
-		*name = n;
-		*email = e;
-	}
-}
-
 struct collect {
 	struct message *msg;
 	char *from, *irt, *refs, *mid;
@@ -320,7 +180,27 @@ seen_once_field(struct collect *c, guint i)
 	c->once_seen |= 1u << i;
 }
 
-#define IS(h) (nlen == strlen(h) && !g_ascii_strncasecmp(name, h, nlen))
+/* Is the field name [@name, @name+@n) @h (lower case), in any case? A
+ * loop, not a call: every field of every message is asked a few times. */
+static inline gboolean
+name_is(const char *name, size_t n, const char *h, size_t hl)
+{
+	size_t i;
+
+	if (n != hl)
+		return FALSE;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (c != h[i])
+			return FALSE;
+	}
+	return TRUE;
+}
+
+#define IS(h) name_is(name, nlen, h, sizeof(h) - 1)
 
 static gboolean
 collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
@@ -516,7 +396,9 @@ message_parse(const char *buf, size_t len, GError **err)
 	}
 	m = g_new0(struct message, 1);
 	m->raw = g_malloc(len - skip + 1);
-	memcpy(m->raw, buf + skip, len - skip);
+	/* an empty file (a .gz inflated to nothing) may come as NULL, 0 */
+	if (len > skip)
+		memcpy(m->raw, buf + skip, len - skip);
 	m->raw[len - skip] = '\0';
 	m->len = len - skip;
 	c.msg = m;

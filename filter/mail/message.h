@@ -110,7 +110,7 @@ extern const char *const message_once_fields[];
 guint message_header_count(const struct message *msg, const char *name);
 
 /* Parse an address header's first mailbox into name and email (g_free),
- * each one clean line (lore_one_line), "" when absent. */
+ * each one clean line (lore_one_line), "" when absent. (address.c) */
 void message_parse_addr(const char *value, char **name, char **email);
 
 #endif

@@ -8,6 +8,7 @@
 #include "mail/msgbody.h"
 #include "mail/mailinfo.h"
 #include "mail/message.h"
+#include "mail/mimesplit.h"
 #include "core/util.h"
 
 #include <gmime/gmime.h>
@@ -86,7 +87,7 @@ struct assembly {
 static gboolean
 attr_is(const char *ct, const char *name, const char *value)
 {
-	const char *p = ct ? strcasestr(ct, name) : NULL;
+	const char *p = ct ? mime_find_ci(ct, name) : NULL;
 	size_t n;
 
 	if (!p)
@@ -237,92 +238,84 @@ msgbody_part_bytes(GMimePart *part)
 	return ba;
 }
 
+/* Is type/sub one git mailinfo reads as text? */
+static gboolean
+text_type(const char *type, size_t tl, const char *sub, size_t sl)
+{
+	return (mime_word_is(sub, sl, "plain") &&
+		mime_word_is(type, tl, "text")) ||
+	       mime_word_is(sub, sl, "x-patch") ||
+	       mime_word_is(sub, sl, "x-diff");
+}
+
 /*
  * Every part git mailinfo would read for the message and the patch, in
  * order: the text parts, and any other part that holds a diff whatever its
  * type (an application/octet-stream "fix.patch"). HTML is never the message
- * (git takes it too, as text), and other attachments are not text.
+ * (git takes it too, as text), and other attachments are not text. @data:
+ * the part's @n bytes, transfer encoding undone (of @enc); @ctype its
+ * Content-Type value, @charset its charset parameter.
  */
 static void
-take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
+take_bytes(struct assembly *a, const char *type, const char *sub,
+	   const char *data, size_t n, GMimeContentEncoding enc,
+	   const char *ctype, const char *charset)
 {
-	struct assembly *a = data;
-	GMimeContentType *ct = g_mime_object_get_content_type(part);
-	const char *charset, *type, *sub;
-	GByteArray *ba;
 	gboolean text;
 
-	(void)parent;
-	if (!GMIME_IS_PART(part))
+	if (!type || !sub)
 		return;
-	text = is_text_part(ct);
-	type = g_mime_content_type_get_media_type(ct);
-	sub = g_mime_content_type_get_media_subtype(ct);
+	text = text_type(type, strlen(type), sub, strlen(sub));
 	/* a diff hides in text/ and application/ parts, never in images or
-	 * sound, which are not decoded at all */
-	if (!text && (!type || !sub ||
-		      (g_ascii_strcasecmp(type, "text") &&
-		       g_ascii_strcasecmp(type, "application")) ||
-		      !g_ascii_strcasecmp(sub, "html")))
+	 * sound, which are not decoded at all; an empty part adds nothing */
+	if ((!text && (g_ascii_strcasecmp(type, "text") &&
+		       g_ascii_strcasecmp(type, "application"))) ||
+	    (!text && !g_ascii_strcasecmp(sub, "html")) || !n)
 		return;
-	ba = msgbody_part_bytes(GMIME_PART(part));
-	if (!ba)
-		return;
-	/* an empty part adds nothing, and its data may be NULL */
-	if (!ba->len) {
-		g_byte_array_free(ba, TRUE);
-		return;
-	}
 	/* once the patch has begun, a part without a diff (a list footer)
 	 * is no part of it, as b4 and patchwork read it; git am takes it for
 	 * text after the diff, which changes no commit */
 	if (a->in_patch || !text)
-		text = has_diff_bytes((const char *)ba->data, ba->len);
-	if (text) {
-		charset =
-		    g_mime_object_get_content_type_parameter(part, "charset");
-		set_flowed(a, g_mime_object_get_header(part, "Content-Type"));
-		/* each part's lines stand apart from the next part's */
-		if (a->out->len && a->out->str[a->out->len - 1] != '\n')
-			g_string_append_c(a->out, '\n');
-		append_text(a, (const char *)ba->data, ba->len, charset);
-		/* GMime gives the part without the line end before the
-		 * boundary, which git reads as the part's last line end;
-		 * decoded base64 has none of its own there */
-		if (g_mime_part_get_content_encoding(GMIME_PART(part)) !=
-		    GMIME_CONTENT_ENCODING_BASE64)
-			g_string_append_c(a->out, '\n');
-	}
-	g_byte_array_free(ba, TRUE);
+		text = has_diff_bytes(data, n);
+	if (!text)
+		return;
+	set_flowed(a, ctype);
+	/* each part's lines stand apart from the next part's */
+	if (a->out->len && a->out->str[a->out->len - 1] != '\n')
+		g_string_append_c(a->out, '\n');
+	append_text(a, data, n, charset);
+	/* GMime gives the part without the line end before the boundary,
+	 * which git reads as the part's last line end; decoded base64 has
+	 * none of its own there */
+	if (enc != GMIME_CONTENT_ENCODING_BASE64)
+		g_string_append_c(a->out, '\n');
 }
 
-/*
- * GMime checks each line against every open multipart boundary, so a
- * message nesting multiparts a million deep costs it half a minute. No
- * patch mail has more than a few parts: past LORE_MAX_MULTIPARTS
- * "Content-Type: multipart/..." lines the message has no text for us.
- */
-#define LORE_MAX_MULTIPARTS 256
+static void
+take_part(GMimeObject *parent, GMimeObject *part, gpointer data)
+{
+	GMimeContentType *ct = g_mime_object_get_content_type(part);
+	GByteArray *ba;
+
+	(void)parent;
+	if (!GMIME_IS_PART(part))
+		return;
+	ba = msgbody_part_bytes(GMIME_PART(part));
+	if (!ba)
+		return;
+	take_bytes(data, g_mime_content_type_get_media_type(ct),
+		   g_mime_content_type_get_media_subtype(ct),
+		   (const char *)ba->data, ba->len,
+		   g_mime_part_get_content_encoding(GMIME_PART(part)),
+		   g_mime_object_get_header(part, "Content-Type"),
+		   g_mime_object_get_content_type_parameter(part, "charset"));
+	g_byte_array_free(ba, TRUE);
+}
 
 gboolean
 message_mime_too_deep(const struct message *msg)
 {
-	size_t pos = 0, ll;
-	const char *l;
-	guint n = 0;
-
-	while (lore_next_line(msg->raw, msg->len, &pos, &l, &ll)) {
-		const char *v = l + 13;
-
-		if (!lore_has_prefix_ci(l, ll, "content-type:"))
-			continue;
-		while (v < l + ll && (*v == ' ' || *v == '\t'))
-			v++;
-		if (lore_has_prefix_ci(v, l + ll - v, "multipart/") &&
-		    ++n > LORE_MAX_MULTIPARTS)
-			return TRUE;
-	}
-	return FALSE;
+	return mime_too_deep(msg->raw, msg->len);
 }
 
 /*
@@ -355,95 +348,85 @@ body_via_gmime(struct message *msg, const char *raw, size_t len,
 	g_object_unref(part);
 }
 
-/* An RFC 2045 token character (not '*', which starts RFC 2231 syntax) */
-static gboolean
-is_token(char c)
-{
-	return c > ' ' && c < 0x7f && !strchr("()<>@,;:\\\"/[]?=*", c);
-}
-
-/* Is [p, end) one of the three names, ignoring case? */
-static gboolean
-subtype_is(const char *p, const char *end, const char *a, const char *b,
-	   const char *c)
-{
-	size_t n = end - p;
-
-	return (strlen(a) == n && !g_ascii_strncasecmp(p, a, n)) ||
-	       (strlen(b) == n && !g_ascii_strncasecmp(p, b, n)) ||
-	       (strlen(c) == n && !g_ascii_strncasecmp(p, c, n));
-}
-
-/* Skip a token at @p; NULL when there is none. */
-static const char *
-skip_token(const char *p)
-{
-	const char *q = p;
-
-	while (is_token(*q))
-		q++;
-	return q > p ? q : NULL;
-}
-
 /*
- * The common Content-Type forms, "type/subtype" and simple parameters
- * ("; name=token" or "; name=\"plain text\""), read without GMime's
- * parser: *@text is TRUE for the text parts we take (text/plain,
- * text/x-patch, text/x-diff) and *@charset (g_free) is the charset
- * parameter, if any. FALSE, with nothing set, for anything else (comments,
- * RFC 2231 or RFC 2047 parameters, escapes, a repeated charset), which
- * GMime then reads.
+ * The message's own Content-Type in its common forms (mimesplit.h): *@text
+ * is TRUE for the text parts we take (text/plain, text/x-patch,
+ * text/x-diff) and *@charset (g_free) its charset parameter, if any. FALSE,
+ * with nothing set, for anything else, which GMime then reads.
  */
 static gboolean
 simple_ctype(const char *v, gboolean *text, char **charset)
 {
-	const char *slash, *end, *p, *name, *eq, *val;
-	char *cs = NULL;
-	size_t vl;
+	struct mime_ctype ct;
 
-	if (!(slash = skip_token(v)) || *slash != '/' ||
-	    !(end = skip_token(slash + 1)))
+	if (!mime_ctype_simple(v, &ct))
 		return FALSE;
-	for (p = end; *p;) {
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		if (*p++ != ';')
-			goto odd;
-		while (*p == ' ')
-			p++;
-		if (!*p)
-			break;
-		name = p;
-		if (!(eq = skip_token(name)) || *eq != '=')
-			goto odd;
-		p = val = eq + 1;
-		if (*p == '"') {
-			for (val = ++p; *p != '"'; p++)
-				if (!*p || *p == '\\' || *p < ' ' ||
-				    *p >= 0x7f || (p[0] == '=' && p[1] == '?'))
-					goto odd;
-			vl = p++ - val;
-		} else {
-			if (!(p = skip_token(val)))
-				goto odd;
-			vl = p - val;
-		}
-		if (eq - name == 7 &&
-		    !g_ascii_strncasecmp(name, "charset", 7)) {
-			if (cs)
-				goto odd;
-			cs = g_strndup(val, vl);
-		}
-	}
-	*text = slash - v == 4 && !g_ascii_strncasecmp(v, "text", 4) &&
-		subtype_is(slash + 1, end, "plain", "x-patch", "x-diff");
-	*charset = cs;
+	*text = mime_word_is(ct.type, ct.tlen, "text") &&
+		text_type(ct.type, ct.tlen, ct.sub, ct.slen);
+	*charset = g_steal_pointer(&ct.charset);
+	mime_ctype_clear(&ct);
 	return TRUE;
-odd:
-	g_free(cs);
-	return FALSE;
+}
+
+gboolean msgbody_gmime_only;
+
+/* One leaf of a multipart split by hand, decoded, taken as take_part()
+ * takes GMime's. */
+static void
+take_leaf(struct assembly *a, const struct mime_leaf *leaf)
+{
+	struct mime_ctype ct;
+	g_autofree char *type = NULL, *sub = NULL, *dec = NULL;
+	const char *data = leaf->data;
+	size_t n = leaf->len;
+
+	if (!mime_ctype_simple(leaf->ctype, &ct))
+		return; /* mime_split_simple() read it already */
+	type = g_strndup(ct.type, ct.tlen);
+	sub = g_strndup(ct.sub, ct.slen);
+	if (leaf->enc == GMIME_CONTENT_ENCODING_BASE64 ||
+	    leaf->enc == GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE) {
+		GMimeEncoding state;
+
+		g_mime_encoding_init_decode(&state, leaf->enc);
+		dec = g_malloc(g_mime_encoding_outlen(&state, n) + 1);
+		n = g_mime_encoding_flush(&state, data, n, dec);
+		data = dec;
+	}
+	take_bytes(a, type, sub, data, n, leaf->enc, leaf->ctype, ct.charset);
+	mime_ctype_clear(&ct);
+}
+
+/*
+ * A multipart of one level split by hand where it is plain (mimesplit.h),
+ * GMime's parser being a hundred times dearer: FALSE, with nothing taken,
+ * when GMime must read it.
+ */
+static gboolean
+body_by_hand(const struct message *msg, struct assembly *a)
+{
+	const char *e = msg->cte_hdr;
+	struct mime_ctype ct;
+	GArray *leaves = NULL;
+	guint i;
+
+	if (msgbody_gmime_only || !msg->ctype_hdr ||
+	    !mime_ctype_simple(msg->ctype_hdr, &ct))
+		return FALSE;
+	if (mime_word_is(ct.type, ct.tlen, "multipart") && ct.boundary &&
+	    (!e || !g_ascii_strcasecmp(e, "7bit") ||
+	     !g_ascii_strcasecmp(e, "8bit")) &&
+	    message_header_count(msg, "Content-Type") == 1)
+		leaves =
+		    mime_split_simple(msg->raw + msg->body_off,
+				      msg->len - msg->body_off, ct.boundary);
+	mime_ctype_clear(&ct);
+	if (!leaves)
+		return FALSE;
+	for (i = 0; i < leaves->len; i++)
+		take_leaf(a, &g_array_index(leaves, struct mime_leaf, i));
+	g_array_unref(leaves);
+	return TRUE;
 }
 
 /*
@@ -535,7 +518,7 @@ message_body(struct message *msg)
 	/* Most bodies are UTF-8 with LF line ends already: used in place
 	 * (raw ends in a NUL). ISO-2022-JP is valid UTF-8 too: not it. */
 	if (kind == BODY_PLAIN && !a.flowed && !memchr(raw, '\0', n) &&
-	    !memchr(raw, '\r', n) && g_utf8_validate(raw, n, NULL) &&
+	    !memchr(raw, '\r', n) && lore_utf8_valid(raw, n) &&
 	    !lore_charset_7bit_stateful(charset)) {
 		msg->body = (char *)raw;
 		return msg->body;
@@ -562,7 +545,7 @@ message_body(struct message *msg)
 	case BODY_MIME:
 		if (nocr)
 			body_via_gmime(msg, nocr, n, &a);
-		else
+		else if (!body_by_hand(msg, &a))
 			body_via_gmime(msg, msg->raw, msg->len, &a);
 		break;
 	}
@@ -576,7 +559,7 @@ message_body(struct message *msg)
 	}
 	/* only a patch's own bytes can be other than UTF-8: they are kept
 	 * for the am-ready message, and shown as U+FFFD everywhere else */
-	if (!g_utf8_validate(text, -1, NULL)) {
+	if (!lore_utf8_valid(text, strlen(text))) {
 		char *valid = g_utf8_make_valid(text, -1);
 
 		if (am)

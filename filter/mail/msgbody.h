@@ -14,4 +14,8 @@
  */
 GByteArray *msgbody_part_bytes(GMimePart *part);
 
+/* For tests: every multipart body through GMime's parser, none split by
+ * hand (mimesplit.h), to hold the two to the same bytes. */
+extern gboolean msgbody_gmime_only;
+
 #endif

@@ -12,7 +12,19 @@ struct pid {
 	guint8 result[20];
 	GChecksum *ctx;
 	gboolean any;
+	/* the bytes to hash, gathered: SHA-1 is fed in large pieces, not
+	 * once per line */
+	guchar buf[4096];
+	size_t n;
 };
+
+static void
+feed(struct pid *p)
+{
+	if (p->n)
+		g_checksum_update(p->ctx, p->buf, p->n);
+	p->n = 0;
+}
 
 static void
 flush_file(struct pid *p)
@@ -22,6 +34,7 @@ flush_file(struct pid *p)
 	unsigned carry = 0;
 	int i;
 
+	feed(p);
 	g_checksum_get_digest(p->ctx, d, &n);
 	for (i = 0; i < 20; i++) {
 		carry += p->result[i] + d[i];
@@ -34,20 +47,15 @@ flush_file(struct pid *p)
 static void
 hash_nospace(struct pid *p, const char *l, size_t n)
 {
-	char buf[256];
-	size_t i, o = 0;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
 		if (g_ascii_isspace(l[i]))
 			continue;
-		buf[o++] = l[i];
-		if (o == sizeof(buf)) {
-			g_checksum_update(p->ctx, (guchar *)buf, o);
-			o = 0;
-		}
+		p->buf[p->n++] = l[i];
+		if (p->n == sizeof(p->buf))
+			feed(p);
 	}
-	if (o)
-		g_checksum_update(p->ctx, (guchar *)buf, o);
 	p->any = TRUE;
 }
 
@@ -74,12 +82,13 @@ hunk_counts(const char *l, size_t n, int *before, int *after)
 char *
 patchid_stable(const char *text)
 {
-	struct pid p = {{0}, NULL, FALSE};
+	struct pid p = {{0}, NULL, FALSE, {0}, 0};
 	size_t pos = 0, len = strlen(text), ll;
 	const char *l;
 	int before = -1, after = -1;
 	gboolean started = FALSE;
-	GString *hex;
+	static const char digits[] = "0123456789abcdef";
+	char *hex;
 	int i;
 
 	p.ctx = g_checksum_new(G_CHECKSUM_SHA1);
@@ -121,8 +130,11 @@ patchid_stable(const char *text)
 	}
 	flush_file(&p);
 	g_checksum_free(p.ctx);
-	hex = g_string_sized_new(41);
-	for (i = 0; i < 20; i++)
-		g_string_append_printf(hex, "%02x", p.result[i]);
-	return g_string_free(hex, FALSE);
+	hex = g_malloc(41);
+	for (i = 0; i < 20; i++) {
+		hex[2 * i] = digits[p.result[i] >> 4];
+		hex[2 * i + 1] = digits[p.result[i] & 15];
+	}
+	hex[40] = '\0';
+	return hex;
 }

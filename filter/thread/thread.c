@@ -337,7 +337,7 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	GHashTable *cut = NULL;
 	GPtrArray *keep, *keys;
 	gboolean *in;
-	guint i, root, dropped;
+	guint i, root, dropped, *self;
 
 	if (!target)
 		return 0;
@@ -349,11 +349,14 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 		cut = g_hash_table_new(g_str_hash, g_str_equal);
 		each_ref(target, add_to_set, cut);
 	}
+	/* each message's own id, looked up once */
+	self = g_new(guint, t->msgs->len + 1);
 	for (i = 0; i < t->msgs->len; i++) {
 		struct message *m = t->msgs->pdata[i];
 		struct link_ctx c = {&u,       uf_id(&u, m->msgid), cut,
 				     t->by_id, m->from_email,	    keys};
 
+		self[i] = c.self;
 		if (m == target && no_parent)
 			continue;
 		each_ref(m, link_ref, &c);
@@ -361,11 +364,9 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	root = uf_find(&u, uf_id(&u, target->msgid));
 	/* decide first: the union-find's keys are the messages' own ids */
 	in = g_new(gboolean, t->msgs->len + 1);
-	for (i = 0; i < t->msgs->len; i++) {
-		struct message *m = t->msgs->pdata[i];
-
-		in[i] = uf_find(&u, uf_id(&u, m->msgid)) == root;
-	}
+	for (i = 0; i < t->msgs->len; i++)
+		in[i] = uf_find(&u, self[i]) == root;
+	g_free(self);
 	g_hash_table_destroy(u.ix);
 	u.ix = NULL;
 	g_ptr_array_free(keys, TRUE);

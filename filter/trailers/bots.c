@@ -43,11 +43,31 @@ own_text(const char *body)
 	return g_string_free(s, FALSE);
 }
 
+/* Does @body hold "issue" in any (ASCII) case? Not strcasestr(), whose
+ * case rules are the locale's. */
+static gboolean
+has_issue(const char *body)
+{
+	const char *p;
+
+	for (p = body; (p = strpbrk(p, "iI")); p++)
+		if (!g_ascii_strncasecmp(p, "issue", 5))
+			return TRUE;
+	return FALSE;
+}
+
 static gboolean
 is_report(const char *body)
 {
-	g_autofree char *t = own_text(body);
-	const char *fix = strstr(t, "if you fix the issue");
+	g_autofree char *t = NULL;
+	const char *fix;
+
+	/* the phrase's last word stands whole on one line of the body: a
+	 * body without it is no report, and is not copied to be sure */
+	if (!has_issue(body))
+		return FALSE;
+	t = own_text(body);
+	fix = strstr(t, "if you fix the issue");
 
 	return fix && (strstr(fix, "kindly add") || strstr(fix, "please add"));
 }

@@ -128,8 +128,8 @@ trailer_new(const char *name, const char *value, const char *extinfo)
 						   (int)quoted_name(value),
 						   value, t->addr_email);
 		else if (*t->addr_name)
-			t->value = g_strdup_printf("%s <%s>", t->addr_name,
-						   t->addr_email);
+			t->value = g_strconcat(t->addr_name, " <",
+					       t->addr_email, ">", NULL);
 		else
 			t->value = g_strdup(t->addr_email);
 	} else {
@@ -224,16 +224,15 @@ trailer_string(const struct trailer *t, gboolean with_extinfo)
 			x++;
 		if (!x || !*x || *x == '#')
 			return g_strdup(t->raw);
-		return g_strdup_printf("%s\n%s", t->raw, t->extinfo);
+		return g_strconcat(t->raw, "\n", t->extinfo, NULL);
 	}
 	if (!with_extinfo || !x || !*x)
-		return g_strdup_printf("%s: %s", t->name, t->value);
+		return g_strconcat(t->name, ": ", t->value, NULL);
 	while (*x == ' ' || *x == '\t')
 		x++;
 	if (*x == '#')
-		return g_strdup_printf("%s: %s%s", t->name, t->value,
-				       t->extinfo);
-	return g_strdup_printf("%s: %s\n%s", t->name, t->value, t->extinfo);
+		return g_strconcat(t->name, ": ", t->value, t->extinfo, NULL);
+	return g_strconcat(t->name, ": ", t->value, "\n", t->extinfo, NULL);
 }
 
 /* Drop a "+detail" from the local part, in place. */

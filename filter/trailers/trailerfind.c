@@ -167,10 +167,10 @@ joined_lines(const char *text, struct lines *out, gboolean raw)
 {
 	static char empty[] = "";
 	const char *sig = strstr(text, "\n-- \n");
-	GPtrArray *cut = g_ptr_array_new();
+	GPtrArray *cut;
 	const char *lead = text, *ind = text;
 	char **lines, *p;
-	guint i;
+	guint i, n = 2;
 
 	/* b4 strips the text: the first line's indentation is only kept for
 	 * its text as written */
@@ -181,8 +181,12 @@ joined_lines(const char *text, struct lines *out, gboolean raw)
 	}
 	out->buf = g_strndup(text, sig ? (size_t)(sig - text) : strlen(text));
 	g_strstrip(out->buf);
-	out->lines = g_ptr_array_new();
-	out->orig = raw ? g_ptr_array_new() : NULL;
+	/* the arrays made once at their size, not grown line by line */
+	for (p = out->buf; (p = strchr(p, '\n')); p++)
+		n++;
+	cut = g_ptr_array_sized_new(n);
+	out->lines = g_ptr_array_sized_new(n);
+	out->orig = raw ? g_ptr_array_sized_new(n) : NULL;
 	out->joined = g_ptr_array_new_with_free_func(g_free);
 	for (p = out->buf; *out->buf;) {
 		char *nl = strchr(p, '\n');
@@ -257,6 +261,40 @@ raw_text(const char *orig)
 	return g_strjoinv("\n", parts);
 }
 
+/*
+ * Could a line of @text be a trailer, as parse_trailer_line() reads one
+ * ("Token: value")? Read in place, without the copies and arrays
+ * trailer_find() makes; two replies in three have no such line at all.
+ */
+static gboolean
+any_candidate(const char *text)
+{
+	size_t len = strlen(text), pos = 0, ll;
+	const char *l;
+
+	while (lore_next_line(text, len, &pos, &l, &ll)) {
+		const char *p = l, *end = l + ll, *colon;
+
+		while (end > p && end[-1] == '\r')
+			end--;
+		while (p < end && g_ascii_isspace(*p))
+			p++;
+		if (p == end ||
+		    !(g_ascii_isalnum(*p) || *p == '_' || (guchar)*p >= 0x80))
+			continue;
+		colon = p;
+		while (colon < end && !g_ascii_isspace(*colon))
+			colon++;
+		if (colon == end || colon[-1] != ':' || colon - 1 - p < 2)
+			continue;
+		while (colon < end && g_ascii_isspace(*colon))
+			colon++;
+		if (colon < end)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 void
 trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	     GPtrArray *others)
@@ -265,6 +303,9 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	gboolean was_trailer = FALSE;
 	guint i, nothers = 0;
 
+	/* nothing to find, and no other lines asked for */
+	if (followup && !others && !any_candidate(text ? text : ""))
+		return;
 	joined_lines(text ? text : "", &ls, !followup);
 	for (i = 0; i < ls.lines->len; i++) {
 		char *line = ls.lines->pdata[i];
