@@ -430,6 +430,25 @@ run_gate(struct gate *gate, const struct amjob_opts *o)
 	return rc;
 }
 
+/* The series' link (the cover letter's, else the first patch's), said
+ * and kept in the result. */
+static void
+report_link(struct series *ser, const struct amjob_opts *o)
+{
+	struct spatch *first = series_cover(ser);
+	g_autofree char *link = NULL;
+	guint i;
+
+	for (i = 1; !first && i < ser->slots->len; i++)
+		first = g_array_index(ser->slots, struct series_entry, i).p;
+	if (first && o->link_mask) {
+		link = lore_mask_fill(o->link_mask, first->msg->msgid);
+		say_safe(" Link: ", link);
+	}
+	if (o->result)
+		o->result->link = g_steal_pointer(&link);
+}
+
 int
 amjob_run(struct series_set *s, const struct amjob_opts *o)
 {
@@ -440,7 +459,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	GString *mbox = NULL, *cover = NULL;
 	g_autofree char *slug = NULL, *branch = NULL, *mbx = NULL, *cov = NULL;
 	GError *err = NULL;
-	guint count = 0, i;
+	guint count = 0;
 	int rc = LORE_OK;
 
 	lore_info("Analyzing %u message%s in the thread", s->thread->msgs->len,
@@ -515,20 +534,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 		rc = err->code;
 		goto out;
 	}
-	{
-		struct spatch *first = series_cover(ser);
-		g_autofree char *link = NULL;
-
-		for (i = 1; !first && i < ser->slots->len; i++)
-			first =
-			    g_array_index(ser->slots, struct series_entry, i).p;
-		if (first && o->link_mask) {
-			link = lore_mask_fill(o->link_mask, first->msg->msgid);
-			say_safe(" Link: ", link);
-		}
-		if (o->result)
-			o->result->link = g_steal_pointer(&link);
-	}
+	report_link(ser, o);
 	if (o->result) {
 		o->result->written = TRUE;
 		o->result->mbox = g_steal_pointer(&mbox);
