@@ -72,16 +72,16 @@ struct cli {
 	char **stable;	  /* --stable BRANCH..., or NULL */
 	/* the word ty (b4 ty) and its options, b4's letters (b4words.c) */
 	gboolean ty;
-	gboolean ty_list;  /* ty -l */
-	char *ty_thank;	   /* ty -t SPEC */
-	char *ty_discard;  /* ty -d SPEC */
-	gboolean ty_auto;  /* ty -a */
-	char *ty_branch;   /* ty -b BRANCH */
-	char *ty_since;	   /* ty --since WHEN */
-	gboolean ty_send;  /* ty -S, --send */
-	gboolean dry_run;  /* ty --dry-run */
-	char *ty_gitdir;   /* ty -g DIR */
-	char *ty_pw_state; /* b4's --pw-set-state, refused */
+	gboolean ty_list;   /* ty -l */
+	char *ty_thank;	    /* ty -t SPEC */
+	char *ty_discard;   /* ty -d SPEC */
+	gboolean ty_auto;   /* ty -a */
+	char *ty_branch;    /* ty -b BRANCH */
+	char *ty_since;	    /* ty --since WHEN */
+	gboolean ty_send;   /* ty -S, --send */
+	gboolean dry_run;   /* ty --dry-run */
+	char *ty_gitdir;    /* ty -g DIR */
+	char *ty_pw_state;  /* b4's --pw-set-state, refused */
 	gboolean no_deps;   /* --no-deps: prerequisites left alone */
 	gboolean with_deps; /* --with-deps: one mbox, prerequisites first */
 	char **args;
