@@ -268,6 +268,37 @@ lore_source_search(struct source *src, const char *query, struct thread *t,
 	return lore_search(src->priv, query, t, err);
 }
 
+char *
+lore_find_query(const struct source_query *q)
+{
+	GString *s = g_string_new("f:\"");
+	g_autoptr(GDateTime) a = g_date_time_new_from_unix_utc(q->since);
+	g_autoptr(GDateTime) b = g_date_time_new_from_unix_utc(q->until);
+	g_autofree char *since = NULL, *until = NULL;
+	const char *p;
+
+	/* a phrase ends at '"', a word separator to Xapian anyway */
+	for (p = q->from; *p; p++)
+		g_string_append_c(s, *p == '"' ? ' ' : *p);
+	if (!a || !b) {
+		g_string_append_c(s, '"');
+		return g_string_free(s, FALSE);
+	}
+	since = g_date_time_format(a, "%Y%m%d%H%M%S");
+	until = g_date_time_format(b, "%Y%m%d%H%M%S");
+	g_string_append_printf(s, "\" AND dt:%s..%s", since, until);
+	return g_string_free(s, FALSE);
+}
+
+static int
+lore_source_find(struct source *src, const struct source_query *q,
+		 struct thread *t, GError **err)
+{
+	g_autofree char *query = lore_find_query(q);
+
+	return lore_search(src->priv, query, t, err);
+}
+
 struct source *
 source_lore_new(const struct lore_opts *o)
 {
@@ -276,6 +307,7 @@ source_lore_new(const struct lore_opts *o)
 	s->name = "lore";
 	s->fetch = lore_fetch;
 	s->search = lore_source_search;
+	s->find = lore_source_find;
 	s->priv = (void *)o;
 	s->label = url_mask_base(o->mask);
 	return s;

@@ -92,4 +92,10 @@ struct source *source_lore_new(const struct lore_opts *o);
 int lore_search(const struct lore_opts *o, const char *query, struct thread *t,
 		GError **err);
 
+/*
+ * The archive's search for a struct source_query (the source's find()):
+ * f:"ADDRESS" AND dt:YYYYMMDDhhmmss..YYYYMMDDhhmmss, in UTC (g_free).
+ */
+char *lore_find_query(const struct source_query *q);
+
 #endif
