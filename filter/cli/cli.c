@@ -13,6 +13,7 @@ cli_clear(struct cli *c)
 {
 	g_strfreev(c->mboxes);
 	g_strfreev(c->args);
+	g_strfreev(c->rethread_ids);
 	g_strfreev(c->fallbacks);
 	g_free(c->lore);
 	g_free(c->cherry_pick);

@@ -41,6 +41,8 @@ struct cli {
 	gboolean allow_incomplete;
 	gboolean no_parent;
 	gboolean parent;
+	gboolean rethread;   /* --rethread: stitch an unthreaded series */
+	char **rethread_ids; /* b4's --rethread ID ID...: the ids, or NULL */
 	gboolean thread;
 	char *maildir;
 	char *append;

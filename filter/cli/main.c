@@ -157,6 +157,12 @@ static GOptionEntry entries[] = {
      "series' thread: take the series it answers, not the patch "
      "alone",
      NULL},
+    {"rethread", 0, 0, G_OPTION_ARG_NONE, &opts.rethread,
+     "A series sent unthreaded: find its other [PATCH i/N] mails (one "
+     "sender, within an hour) in the -m mailboxes, notmuch and the "
+     "archive's search, or take the MSGIDs given (b4's form; - reads them "
+     "from stdin), and make it one thread",
+     NULL},
     {"thread", 0, 0, G_OPTION_ARG_NONE, &opts.thread,
      "Write the whole thread, every message as received, not the "
      "series",

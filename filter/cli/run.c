@@ -19,6 +19,7 @@
 #include "source/nm.h"
 #include "write/passthrough.h"
 #include "cli/runopts.h"
+#include "cli/stitch.h"
 #include "source/gather.h"
 #include "thread/thread.h"
 #include "trailers/trailer.h"
@@ -266,6 +267,8 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	}
 	ch = new_choice(c, &lo);
 	rc = gather(g, target, piped, c->thread ? NULL : &ch->need, &t);
+	if (!rc && c->rethread)
+		rc = stitch_run(g, ch, t, target, c->rethread_ids);
 	if (rc)
 		goto out;
 	if (c->thread) {
@@ -310,6 +313,9 @@ run_cli(struct cli *c)
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
 		if (!strcmp(c->mboxes[i], "-"))
 			stdin_mbox = TRUE;
+	/* b4's --rethread ID ID...: the first is the target */
+	if (c->rethread && (rc = stitch_ids(c)))
+		return rc;
 	if (c->args && c->args[0] && c->args[1]) {
 		g_autofree char *s = lore_term_safe(c->args[1], -1);
 
