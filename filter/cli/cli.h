@@ -56,7 +56,7 @@ struct cli {
 	int guess_lookback;	 /* its days (1 to 3650), 0: the config's */
 	char **guess_branch;	 /* b4's -b, refused until it is built */
 	char *merge_base;	 /* --merge-base COMMIT, or NULL */
-	gboolean single_message; /* b4's, refused until it is built */
+	gboolean single_message; /* --single-message: the target alone */
 	gboolean no_partial_reroll; /* b4's, refused until it is built */
 	char *stdin_pipe_sep;	    /* b4's, refused until it is built */
 	gboolean prep_3way;

@@ -114,9 +114,6 @@ not_built(const struct cli *c)
 		what = "-b (--guess-branch)";
 		instead = "-g tries the commits of the last --guess-lookback "
 			  "days";
-	} else if (c->single_message) {
-		what = "--single-message";
-		instead = "pipe the message in with -m FILE --source mbox";
 	} else if (c->no_partial_reroll) {
 		what = "--no-partial-reroll";
 		instead = "-v N takes revision N as it was sent";
@@ -153,6 +150,15 @@ cmd_common_check(struct cli *c)
 			 "--apply=merge (shazam -H or -M)");
 		return LORE_EUSAGE;
 	}
+	if (c->single_message && c->rethread) {
+		lore_err("--single-message and --rethread contradict each "
+			 "other: one message, or the mails of a series");
+		return LORE_EUSAGE;
+	}
+	/* one message of a series is what was asked for: the others are
+	 * named, not a reason to write nothing (b4 writes it too) */
+	if (c->single_message)
+		c->allow_incomplete = TRUE;
 	if (c->lookback_arg) {
 		guint64 n;
 

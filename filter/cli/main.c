@@ -147,7 +147,9 @@ static GOptionEntry entries[] = {
     {"no-parent", 0, 0, G_OPTION_ARG_NONE, &opts.no_parent,
      "Start the thread at the given message, not at its root", NULL},
     {"single-message", 0, 0, G_OPTION_ARG_NONE, &opts.single_message,
-     "b4's message without its thread: not built yet (refused)", NULL},
+     "Only the message given or piped, not its thread (b4's): no reply's "
+     "trailers, the series' other patches named but not needed",
+     NULL},
     {"no-partial-reroll", 0, 0, G_OPTION_ARG_NONE, &opts.no_partial_reroll,
      "b4's series without the patches a partial re-roll leaves out: "
      "not built yet (refused)",

@@ -181,6 +181,22 @@ gather(struct gather *g, const char *target, struct message *piped,
 	return LORE_OK;
 }
 
+/*
+ * --single-message: of the thread gathered, the target alone (b4's), no
+ * reply and no other patch; a copy made of its bytes, as a source adds.
+ */
+static void
+only_target(struct thread **t, const char *target)
+{
+	struct message *m = thread_get(*t, target);
+	struct thread *one = thread_new();
+
+	if (m)
+		thread_add_raw(one, m->raw, m->len, m->origin);
+	thread_free(*t);
+	*t = one;
+}
+
 /* What the run asks of the series stage, from the command line. */
 static struct choice *
 new_choice(const struct cli *c, const struct lore_opts *lo)
@@ -266,7 +282,16 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		goto out;
 	}
 	ch = new_choice(c, &lo);
-	rc = gather(g, target, piped, c->thread ? NULL : &ch->need, &t);
+	if (c->single_message && piped) {
+		/* the message as piped, no source asked */
+		t = thread_new();
+		thread_add(t, piped, "stdin");
+		lore_info("Sources: stdin 1 message (--single-message)");
+	} else {
+		rc = gather(g, target, piped, c->thread ? NULL : &ch->need, &t);
+	}
+	if (!rc && c->single_message)
+		only_target(&t, target);
 	if (!rc && c->rethread)
 		rc = stitch_run(g, ch, t, target, c->rethread_ids);
 	if (rc)
