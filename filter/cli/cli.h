@@ -57,7 +57,7 @@ struct cli {
 	char **guess_branch;	 /* b4's -b, refused until it is built */
 	char *merge_base;	 /* --merge-base COMMIT, or NULL */
 	gboolean single_message; /* --single-message: the target alone */
-	gboolean no_partial_reroll; /* b4's, refused until it is built */
+	gboolean no_partial_reroll; /* a partial re-roll left as sent */
 	char *stdin_pipe_sep;	    /* b4's, refused until it is built */
 	gboolean prep_3way;
 	gboolean check;

@@ -114,9 +114,6 @@ not_built(const struct cli *c)
 		what = "-b (--guess-branch)";
 		instead = "-g tries the commits of the last --guess-lookback "
 			  "days";
-	} else if (c->no_partial_reroll) {
-		what = "--no-partial-reroll";
-		instead = "-v N takes revision N as it was sent";
 	} else if (c->stdin_pipe_sep) {
 		what = "--stdin-pipe-sep";
 		instead = "save the messages into an mbox and give it with -m";

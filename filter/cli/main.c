@@ -151,8 +151,8 @@ static GOptionEntry entries[] = {
      "trailers, the series' other patches named but not needed",
      NULL},
     {"no-partial-reroll", 0, 0, G_OPTION_ARG_NONE, &opts.no_partial_reroll,
-     "b4's series without the patches a partial re-roll leaves out: "
-     "not built yet (refused)",
+     "A revision that re-sends only some patches is not completed from "
+     "the one before (b4's): incomplete, its missing patches named",
      NULL},
     {"parent", 0, 0, G_OPTION_ARG_NONE, &opts.parent,
      "A patch without i/N (or a Re: mail with a diff) inside another "

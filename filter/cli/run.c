@@ -209,6 +209,7 @@ new_choice(const struct cli *c, const struct lore_opts *lo)
 	o.check_newer = c->check_newer;
 	o.use_newer = c->use_newer;
 	o.offline = lo->offline;
+	o.no_reroll = c->no_partial_reroll;
 	o.sends = trailer_reply_sends;
 	return choice_new(&o);
 }
