@@ -59,12 +59,15 @@ guess(const struct treecheck *tc, const struct cli *cl, struct config *cfg)
 {
 	guint need = treecheck_needed(tc);
 	int matched = 0;
-	char *c = treecheck_guess(tc, lookback(cl, cfg), &matched);
+	char *c =
+	    treecheck_guess(tc, lookback(cl, cfg),
+			    (const char *const *)cl->guess_branch, &matched);
 
 	if (!c) {
 		lore_info(" Base: failed to guess base (no commit of the last "
-			  "%d days holds the files the series starts from)",
-			  lookback(cl, cfg));
+			  "%d days %sholds the files the series starts from)",
+			  lookback(cl, cfg),
+			  cl->guess_branch ? "on the -b branches " : "");
 		return NULL;
 	}
 	if ((guint)matched == need)

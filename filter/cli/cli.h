@@ -54,7 +54,7 @@ struct cli {
 	gboolean guess_base;
 	char *lookback_arg;	 /* --guess-lookback DAYS as given, or NULL */
 	int guess_lookback;	 /* its days (1 to 3650), 0: the config's */
-	char **guess_branch;	 /* b4's -b, refused until it is built */
+	char **guess_branch;	 /* -b: -g on these branches only */
 	char *merge_base;	 /* --merge-base COMMIT, or NULL */
 	gboolean single_message; /* --single-message: the target alone */
 	gboolean no_partial_reroll; /* a partial re-roll left as sent */

@@ -4,6 +4,7 @@
  * checks every command shares and the choice of the command.
  */
 #include "cli/cmd.h"
+#include "git/treecheck.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -104,17 +105,39 @@ check_terminal(const struct cli *c)
 	return LORE_EUSAGE;
 }
 
+/*
+ * -b BRANCH (b4's --guess-branch): -g on those branches only. Each must
+ * name a commit here (when git can tell) and cannot pass for an option.
+ */
+static int
+guess_branches(struct cli *c)
+{
+	guint i;
+
+	for (i = 0; c->guess_branch && c->guess_branch[i]; i++) {
+		const char *b = c->guess_branch[i];
+
+		if (!*b || *b == '-' || treecheck_commit_known(b) == 0) {
+			g_autofree char *s = lore_term_safe(b, -1);
+
+			lore_err("-b: '%s' is not a branch or commit of this "
+				 "repository",
+				 s);
+			return LORE_EUSAGE;
+		}
+	}
+	if (c->guess_branch)
+		c->guess_base = TRUE;
+	return LORE_OK;
+}
+
 /* b4's options lore-am does not do yet: one line each, naming it */
 static int
 not_built(const struct cli *c)
 {
 	const char *what = NULL, *instead = NULL;
 
-	if (c->guess_branch) {
-		what = "-b (--guess-branch)";
-		instead = "-g tries the commits of the last --guess-lookback "
-			  "days";
-	} else if (c->stdin_pipe_sep) {
+	if (c->stdin_pipe_sep) {
 		what = "--stdin-pipe-sep";
 		instead = "save the messages into an mbox and give it with -m";
 	}
@@ -171,8 +194,9 @@ cmd_common_check(struct cli *c)
 		}
 		c->guess_lookback = (int)n;
 	}
-	if ((rc = not_built(c)) || (rc = b4_habits(c)) ||
-	    (rc = cmd_rangediff_fold(c)) || (rc = check_terminal(c)))
+	if ((rc = not_built(c)) || (rc = guess_branches(c)) ||
+	    (rc = b4_habits(c)) || (rc = cmd_rangediff_fold(c)) ||
+	    (rc = check_terminal(c)))
 		return rc;
 	return cmd_thread_check(c);
 }

@@ -205,7 +205,7 @@ static GOptionEntry entries[] = {
      "else 14)",
      "DAYS"},
     {"guess-branch", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &opts.guess_branch,
-     "b4's -g in these branches only: not built yet (refused)", "BRANCH"},
+     "-g on this branch only (b4's; implies -g); repeatable", "BRANCH"},
     {"merge-base", 0, 0, G_OPTION_ARG_STRING, &opts.merge_base,
      "With --apply=head or =merge: apply on this commit, not the series' "
      "base",

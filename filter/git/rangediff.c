@@ -124,7 +124,7 @@ choose_base(const struct amjob_result *r, struct config *cfg)
 	if (r->base_commit && treecheck_commit_known(r->base_commit) > 0)
 		return g_strdup(r->base_commit);
 	treecheck_parse(&tc, r->mbox);
-	base = treecheck_guess(&tc, days > 0 ? days : 14, &matched);
+	base = treecheck_guess(&tc, days > 0 ? days : 14, NULL, &matched);
 	treecheck_clear(&tc);
 	return base ? base : g_strdup("HEAD");
 }
