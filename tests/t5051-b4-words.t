@@ -7,7 +7,7 @@
 # real b4 where Debian's 0.12 has the form.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 62
+plan 61
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter
@@ -200,11 +200,6 @@ done
 "$LORE_AM" ty >w.out 2>w.err
 check "lore-am ty: no fetch of <ty>; the refusal names lore-am.track" \
 	grep -q '^lore-am: b4 ty is not built into lore-am: .*lore-am.track' w.err
-for f in "--stdin-pipe-sep X"; do
-	# shellcheck disable=SC2086
-	"$LORE_AM" $f -m t.mbox "$id" >f.out 2>f.err
-	is "$?.$(wc -c <f.out).$(grep -c 'is not built yet' f.err)" "2.0.1" "$f: exit 2, one line"
-done
 
 # 8. --help in the C locale (a mail filter's): "[OPTION...]", not "[OPTION?]"
 LC_ALL=C "$LORE_AM" --help >help.out

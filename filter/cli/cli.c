@@ -29,6 +29,8 @@ cli_clear(struct cli *c)
 	g_free(c->merge_base);
 	g_free(c->lookback_arg);
 	g_free(c->stdin_pipe_sep);
+	if (c->stdin_mails)
+		g_ptr_array_unref(c->stdin_mails);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -58,7 +58,8 @@ struct cli {
 	char *merge_base;	 /* --merge-base COMMIT, or NULL */
 	gboolean single_message; /* --single-message: the target alone */
 	gboolean no_partial_reroll; /* a partial re-roll left as sent */
-	char *stdin_pipe_sep;	    /* b4's, refused until it is built */
+	char *stdin_pipe_sep;	    /* --stdin-pipe-sep SEP, or NULL */
+	GPtrArray *stdin_mails;	    /* ... the mails it cut (GBytes *) */
 	gboolean prep_3way;
 	gboolean check;
 	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */

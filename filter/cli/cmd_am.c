@@ -131,20 +131,22 @@ guess_branches(struct cli *c)
 	return LORE_OK;
 }
 
-/* b4's options lore-am does not do yet: one line each, naming it */
+/* --stdin-pipe-sep reads standard input as a mailbox of its own */
 static int
-not_built(const struct cli *c)
+pipe_sep(const struct cli *c)
 {
-	const char *what = NULL, *instead = NULL;
-
-	if (c->stdin_pipe_sep) {
-		what = "--stdin-pipe-sep";
-		instead = "save the messages into an mbox and give it with -m";
+	if (c->stdin_pipe_sep && c->passthrough) {
+		lore_err("--stdin-pipe-sep and --passthrough both read "
+			 "standard input: give one");
+		return LORE_EUSAGE;
 	}
-	if (!what)
-		return LORE_OK;
-	lore_err("%s is not built yet: %s", what, instead);
-	return LORE_EUSAGE;
+	if (c->stdin_pipe_sep && c->rethread && c->args && c->args[0] &&
+	    !strcmp(c->args[0], "-")) {
+		lore_err("--stdin-pipe-sep and --rethread - both read "
+			 "standard input: give one");
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
 }
 
 int
@@ -194,7 +196,7 @@ cmd_common_check(struct cli *c)
 		}
 		c->guess_lookback = (int)n;
 	}
-	if ((rc = not_built(c)) || (rc = guess_branches(c)) ||
+	if ((rc = pipe_sep(c)) || (rc = guess_branches(c)) ||
 	    (rc = b4_habits(c)) || (rc = cmd_rangediff_fold(c)) ||
 	    (rc = check_terminal(c)))
 		return rc;

@@ -70,8 +70,8 @@ static GOptionEntry entries[] = {
     {"use-local-mbox", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY,
      &opts.mboxes, "b4's name for -m", "PATH"},
     {"stdin-pipe-sep", 0, 0, G_OPTION_ARG_STRING, &opts.stdin_pipe_sep,
-     "b4's several messages on stdin, split at SEP: not built yet "
-     "(refused)",
+     "Several mails on stdin with SEP between them (\\n and the like "
+     "decoded), as the mailbox the thread comes from (b4's)",
      "SEP"},
     {"notmuch", 'N', 0, G_OPTION_ARG_NONE, &opts.notmuch,
      "Read the thread from the notmuch database (--source notmuch)", NULL},

@@ -18,6 +18,7 @@
 #include "series/choice.h"
 #include "source/nm.h"
 #include "write/passthrough.h"
+#include "cli/pipesep.h"
 #include "cli/runopts.h"
 #include "cli/stitch.h"
 #include "source/gather.h"
@@ -102,6 +103,9 @@ add_sources(const struct cli *c, enum gather_mode mode, const char *target,
 {
 	guint i;
 
+	if (c->stdin_mails)
+		gather_add_local(s, source_mails_new(c->stdin_mails, "stdin"),
+				 GATHER_REQUIRED);
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
 		gather_add_local(s, source_mbox_new(c->mboxes[i]),
 				 GATHER_REQUIRED);
@@ -240,7 +244,8 @@ new_gather(struct cli *c, struct config *cfg, const char *target,
 	/* the archive completes what is local; mailboxes given alone are the
 	 * whole story (no network), unless -L names an archive */
 	archive = mode == GATHER_LORE ||
-		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
+		  (mode == GATHER_AUTO &&
+		   ((!c->mboxes && !c->stdin_mails) || c->lore));
 	if ((archive || newer) && (rc = runopts_lore(lo, c, cfg)))
 		return rc;
 	g = *out = gather_new();
@@ -342,13 +347,17 @@ run_cli(struct cli *c)
 	/* b4's --rethread ID ID...: the first is the target */
 	if (c->rethread && (rc = stitch_ids(c)))
 		return rc;
+	if (c->stdin_pipe_sep && (rc = pipesep_read(c, &target)))
+		return rc;
 	if (c->args && c->args[0] && c->args[1]) {
 		g_autofree char *s = lore_term_safe(c->args[1], -1);
 
 		lore_err("expected at most one MSGID or URL, got '%s' too", s);
 		return LORE_EUSAGE;
 	}
-	if (c->args && c->args[0]) {
+	if (c->stdin_pipe_sep) {
+		/* the target is pipesep_read()'s */
+	} else if (c->args && c->args[0]) {
 		target = msgid_from_arg(c->args[0]);
 		if (!target) {
 			g_autofree char *s = lore_term_safe(c->args[0], -1);

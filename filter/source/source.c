@@ -228,6 +228,45 @@ source_mbox_new(const char *path)
 	return s;
 }
 
+static int
+mails_fetch(struct source *src, const char *msgid, struct thread *t,
+	    GError **err)
+{
+	GPtrArray *mails = src->priv;
+	struct add_ctx c = {t, src->name, 0, src->max_cost, FALSE};
+	guint i;
+
+	for (i = 0; i < mails->len && !c.over; i++) {
+		gsize n;
+		const char *p = g_bytes_get_data(mails->pdata[i], &n);
+
+		add_one(p, n, &c);
+	}
+	src->added += c.added;
+	if (c.over)
+		return source_over_budget(src, src->label, t->msgs->len, err);
+	return LORE_OK;
+}
+
+static void
+mails_free(struct source *src)
+{
+	g_ptr_array_unref(src->priv);
+}
+
+struct source *
+source_mails_new(GPtrArray *mails, const char *label)
+{
+	struct source *s = g_new0(struct source, 1);
+
+	s->name = "stdin";
+	s->fetch = mails_fetch;
+	s->free = mails_free;
+	s->priv = g_ptr_array_ref(mails);
+	s->label = g_strdup(label);
+	return s;
+}
+
 int
 source_fetch(struct source *src, const char *msgid, struct thread *t,
 	     GError **err)

@@ -104,6 +104,14 @@ int source_over_budget(struct source *src, const char *what, guint n,
  * (bounded by max_cost) and keeps the mail that fits the query. */
 struct source *source_mbox_new(const char *path);
 
+/*
+ * Mails already read (GBytes, each one message: --stdin-pipe-sep's pieces
+ * of standard input), as a source: a fetch adds them all, as a mailbox
+ * without an index does, bounded by max_cost. Takes a reference to
+ * @mails.
+ */
+struct source *source_mails_new(GPtrArray *mails, const char *label);
+
 /* Does @m fit @q: sent from q->from (any case) within its window? */
 gboolean source_query_fits(const struct source_query *q,
 			   const struct message *m);
