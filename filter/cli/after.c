@@ -293,7 +293,10 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	if (c->range_diff) {
 		/* a comparison applies nothing: the gate is for what is */
 		o->gate.policy = GATE_OFF;
-		return rangediff_run(s, o, c->range_diff, cfg);
+		g_auto(GStrv) extra = rangediff_opts(c->range_diff_opts, NULL);
+
+		return rangediff_run(s, o, c->range_diff,
+				     (const char *const *)extra, cfg);
 	}
 	/* with -q no Base: line is read: no git process for it */
 	plain = lore_quiet && !c->apply && !c->check && !c->prep_3way;

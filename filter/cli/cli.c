@@ -24,6 +24,8 @@ cli_clear(struct cli *c)
 	g_free(c->append);
 	g_free(c->apply);
 	g_free(c->range_diff);
+	g_free(c->range_diff_opts);
+	g_strfreev(c->compare_mboxes);
 	g_free(c->version_pair);
 	g_strfreev(c->guess_branch);
 	g_free(c->merge_base);

@@ -62,8 +62,10 @@ struct cli {
 	GPtrArray *stdin_mails;	    /* ... the mails it cut (GBytes *) */
 	gboolean prep_3way;
 	gboolean check;
-	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
-	char *version_pair; /* -v OLD..NEW, for --range-diff, or NULL */
+	char *range_diff;      /* --range-diff[=OLD..NEW] ("": default) */
+	char *range_diff_opts; /* --range-diff-opts OPTS, or NULL */
+	char **compare_mboxes; /* b4 diff -m MBX1 MBX2: the two, or NULL */
+	char *version_pair;    /* -v OLD..NEW, for --range-diff, or NULL */
 	gboolean no_index;
 	gboolean no_attestation;
 	gboolean explain; /* --explain */

@@ -97,8 +97,8 @@ b4_habits(struct cli *c)
 static int
 check_terminal(const struct cli *c)
 {
-	if (c->passthrough || c->mboxes || (c->args && c->args[0]) ||
-	    !isatty(STDIN_FILENO))
+	if (c->passthrough || c->mboxes || c->compare_mboxes ||
+	    (c->args && c->args[0]) || !isatty(STDIN_FILENO))
 		return LORE_OK;
 	lore_err("no MSGID given and no message piped in");
 	fprintf(stderr, "usage: %s (lore-am --help for more)\n", cli_usage);
@@ -165,6 +165,10 @@ cmd_common_check(struct cli *c)
 	if (c->add_message_id && c->add_link) {
 		lore_err("-i (--add-message-id) and -l (--add-link) do not go "
 			 "together: give one");
+		return LORE_EUSAGE;
+	}
+	if ((c->range_diff_opts || c->compare_mboxes) && !c->range_diff) {
+		lore_err("--range-diff-opts goes with --range-diff (b4 diff)");
 		return LORE_EUSAGE;
 	}
 	if (c->merge_base && !c->apply) {

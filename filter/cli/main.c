@@ -219,6 +219,13 @@ static GOptionEntry entries[] = {
      "Show what changed between two revisions (default: the latest and "
      "the one before; or -v OLD..NEW) with git range-diff",
      "OLD..NEW"},
+    {"range-diff-opts", 0, 0, G_OPTION_ARG_STRING, &opts.range_diff_opts,
+     "With --range-diff: options for git range-diff (b4 diff's), only "
+     "those that change what is shown",
+     "OPTS"},
+    {"compare-am-mbox", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY,
+     &opts.compare_mboxes, "b4 diff -m MBX1 MBX2, as b4words.c gives it",
+     "MBX"},
     {"check", 'k', 0, G_OPTION_ARG_NONE, &opts.check,
      "Run the per-patch check command (checkpatch.pl in a kernel tree) "
      "on each patch",
