@@ -41,8 +41,9 @@ struct lore_opts {
 
 /*
  * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
- * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire,
- * minutes), lore-am.connect-timeout, lore-am.stall-timeout, lore-am.timeout,
+ * (lore.fallback: masks separated by spaces or commas), lore-am.cache-expire
+ * (b4.cache-expire, minutes), lore-am.connect-timeout, lore-am.stall-timeout,
+ * lore-am.timeout (lore.requesttimeout),
  * lore-am.fetch-timeout (seconds; its deadline counts from this call),
  * lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
  * that makes no sense.
