@@ -8,7 +8,7 @@
 # replay fails: a check that runs nothing proves nothing.
 . "$(dirname "$0")/lib.sh"
 
-names="message thread subject trailer mboxrd gzip dnstxt appendlog"
+names="message thread subject trailer mboxrd gzip dnstxt appendlog url"
 plan 16
 
 # replay NAME FILE...: the harness over the files, 1 when there are none
