@@ -15,7 +15,7 @@
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
 nm_have || skip_all "notmuch not installed or not compiled in"
-plan 31
+plan 32
 
 R=$TRASH/repo
 P=$TRASH/p
@@ -92,6 +92,10 @@ is "$(subjects piped)" "$WANT" "3/3 piped in: the same series"
 
 lore_in cover "$P"/0000-* --rethread -m "$TRASH/list.mbox"
 is "$(subjects cover)" "$WANT" "the cover letter piped in: the same series"
+
+lore mboxword mbox --rethread -m "$TRASH/list.mbox" "$P2"
+is "$(cat "$TRASH/mboxword.rc"):$(grep -ci '^Message-ID:' "$TRASH/mboxword.out"):$(grep -c 'not a part of the series' "$TRASH/mboxword.out")" \
+	"0:5:0" "mbox --rethread (the whole thread): the four mails and the review, no look-alike"
 
 mail "$TRASH/lone" "[PATCH 2/2] lone: nothing before it" "$PAT" "Wed, 3 Jan 2024 10:00:00 +0000" lone@example.net
 lore_in lone "$TRASH/lone" --rethread -m "$TRASH/list.mbox"
