@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 names="message thread subject trailer mboxrd gzip dnstxt appendlog url"
-plan 16
+plan 18
 
 # replay NAME FILE...: the harness over the files, 1 when there are none
 replay() {
