@@ -140,7 +140,7 @@ git config --global --unset b4.attestation-policy
 
 LORE_AM_NAMESERVER=localhost am good
 is "$rc $(wc -c <good.out)" "2 0" "a bad LORE_AM_NAMESERVER: usage error"
-grep -q "^lore-am: nameserver 'localhost' is not IPV4-ADDRESS:PORT or \[IPV6-ADDRESS\]:PORT$" good.err
+grep -q "^lore-am: nameserver 'localhost' is not IPV4-ADDRESS\[:PORT\] or \[IPV6-ADDRESS\]:PORT$" good.err
 ok $? "a bad LORE_AM_NAMESERVER: the error names it"
 
 # --offline: no DNS, and it says so

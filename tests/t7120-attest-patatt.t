@@ -230,7 +230,7 @@ else
 	kill "$DNS6_PID"; wait "$DNS6_PID" 2>/dev/null
 fi
 LORE_AM_NAMESERVER='[::1' am both
-is "$rc $(wc -c <both.out) $(grep -c "^lore-am: nameserver '\[::1' is not IPV4-ADDRESS:PORT or \[IPV6-ADDRESS\]:PORT$" both.err)" \
+is "$rc $(wc -c <both.out) $(grep -c "^lore-am: nameserver '\[::1' is not IPV4-ADDRESS\[:PORT\] or \[IPV6-ADDRESS\]:PORT$" both.err)" \
 	"2 0 1" "a bad IPv6 nameserver with a DKIM signature: usage error naming it"
 
 status_header both pass

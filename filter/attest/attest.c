@@ -85,6 +85,10 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 	a->offline = offline;
 	if (!ns || !*ns)
 		ns = config_get(cfg, "nameserver", NULL);
+	/* b4's list of resolvers, tried in order */
+	if (!ns || !*ns)
+		ns = config_get(cfg, "attestation-dns-resolvers",
+				"attestation-dns-resolvers");
 	/* read now, used (and judged) at the first DKIM signature */
 	a->ns = g_strdup(ns && *ns ? ns : NULL);
 	*out = a;

@@ -31,9 +31,10 @@ enum attest_policy {
 struct attest;
 
 /*
- * Read the policy and the nameserver (LORE_AM_NAMESERVER, else
- * lore-am.nameserver) from @cfg; @off (--no-attestation) makes the policy
- * off, @offline means no DNS. Returns a lore_status and reports a bad
+ * Read the policy and the nameservers (LORE_AM_NAMESERVER, else
+ * lore-am.nameserver, else the list lore-am.attestation-dns-resolvers or
+ * b4.attestation-dns-resolvers) from @cfg; @off (--no-attestation) makes the
+ * policy off, @offline means no DNS. Returns a lore_status and reports a bad
  * setting itself; *@out is NULL unless it returns LORE_OK.
  */
 int attest_new(struct config *cfg, gboolean off, gboolean offline,

@@ -14,11 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct dnstxt {
+/* One server (or the system's resolver) and what became of it. */
+struct server {
 	struct __res_state res;
-	gboolean res_ok;   /* res_ninit succeeded */
-	gboolean down;	   /* a query got no answer: ask no more */
-	gint64 spent;	   /* microseconds spent waiting on the server */
+	gboolean res_ok; /* res_ninit succeeded */
+	gboolean down;	 /* a query got no answer: ask it no more */
+};
+
+struct dnstxt {
+	struct server *srv; /* asked in order */
+	guint n;
+	gint64 spent;	   /* microseconds spent waiting on the servers */
 	GHashTable *cache; /* name (lower case) -> struct answer */
 };
 
@@ -36,19 +42,32 @@ answer_free(gpointer p)
 	g_free(a);
 }
 
-/* "ADDRESS:PORT" (IPv4) or "[ADDRESS]:PORT" (IPv6, RFC 3986's form). */
+/*
+ * "ADDRESS:PORT" (IPv4), "[ADDRESS]:PORT" (IPv6, RFC 3986's form), or an
+ * address alone (port 53), as b4's attestation-dns-resolvers lists them.
+ */
 static gboolean
 parse_server(const char *s, struct sockaddr_in *sin, struct sockaddr_in6 *sin6)
 {
 	const char *colon = strrchr(s, ':');
 	g_autofree char *host = NULL;
-	guint64 port;
+	guint64 port = 53;
 
-	if (!colon ||
-	    !g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &port, NULL))
-		return FALSE;
 	memset(sin, 0, sizeof(*sin));
 	memset(sin6, 0, sizeof(*sin6));
+	if (*s != '[' && (!colon || strchr(s, ':') != colon)) {
+		/* no port: an IPv4 address, or an IPv6 one unbracketed */
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(53);
+		if (inet_pton(AF_INET, s, &sin->sin_addr) == 1)
+			return TRUE;
+		sin->sin_family = 0;
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(53);
+		return inet_pton(AF_INET6, s, &sin6->sin6_addr) == 1;
+	}
+	if (!g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &port, NULL))
+		return FALSE;
 	if (*s == '[') {
 		if (colon - s < 3 || colon[-1] != ']')
 			return FALSE;
@@ -92,42 +111,74 @@ set_server(struct __res_state *res, const struct sockaddr_in *sin,
 	res->nscount = 1;
 }
 
-struct dnstxt *
-dnstxt_new(const char *server, GError **err)
+/* A resolver state asking @sin or @sin6 (both NULL: resolv.conf's). */
+static void
+server_init(struct server *v, const struct sockaddr_in *sin,
+	    const struct sockaddr_in6 *sin6)
 {
-	struct dnstxt *d = g_new0(struct dnstxt, 1);
-	struct sockaddr_in sin;
-	struct sockaddr_in6 sin6;
+	v->res_ok = res_ninit(&v->res) == 0;
+	if (!v->res_ok)
+		return;
+	/* one try of two seconds: DNSTXT_BUDGET_MS bounds the rest */
+	v->res.retrans = 2;
+	v->res.retry = 1;
+	if (sin)
+		set_server(&v->res, sin, sin6);
+}
 
-	if (server && !parse_server(server, &sin, &sin6)) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "nameserver '%s' is not IPV4-ADDRESS:PORT or "
-			    "[IPV6-ADDRESS]:PORT",
-			    server);
-		g_free(d);
-		return NULL;
+struct dnstxt *
+dnstxt_new(const char *servers, GError **err)
+{
+	g_auto(GStrv) list = g_strsplit_set(servers ? servers : "", " \t,", -1);
+	struct sockaddr_in sin[DNSTXT_MAX_SERVERS];
+	struct sockaddr_in6 sin6[DNSTXT_MAX_SERVERS];
+	struct dnstxt *d;
+	guint i, n = 0;
+
+	for (i = 0; list[i]; i++) {
+		if (!*list[i])
+			continue;
+		if (n == DNSTXT_MAX_SERVERS) {
+			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+				    "more than %d nameservers listed",
+				    DNSTXT_MAX_SERVERS);
+			return NULL;
+		}
+		if (!parse_server(list[i], &sin[n], &sin6[n])) {
+			g_autofree char *s = lore_term_safe(list[i], -1);
+
+			g_set_error(
+			    err, LORE_ERROR, LORE_EUSAGE,
+			    "nameserver '%s' is not IPV4-ADDRESS[:PORT] "
+			    "or [IPV6-ADDRESS]:PORT",
+			    s);
+			return NULL;
+		}
+		n++;
 	}
+	d = g_new0(struct dnstxt, 1);
 	d->cache =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, answer_free);
-	d->res_ok = res_ninit(&d->res) == 0;
-	if (d->res_ok) {
-		/* one try of two seconds: DNSTXT_BUDGET_MS bounds the rest */
-		d->res.retrans = 2;
-		d->res.retry = 1;
-		if (server)
-			set_server(&d->res, &sin, &sin6);
-	}
+	d->n = n ? n : 1;
+	d->srv = g_new0(struct server, d->n);
+	for (i = 0; i < d->n; i++)
+		server_init(&d->srv[i], n ? &sin[i] : NULL,
+			    n ? &sin6[i] : NULL);
 	return d;
 }
 
 void
 dnstxt_free(struct dnstxt *d)
 {
+	guint i;
+
 	if (!d)
 		return;
 	/* also after a failed res_ninit(), which may have loaded the
 	 * resolver's configuration already (valgrind saw it kept) */
-	res_nclose(&d->res);
+	for (i = 0; i < d->n; i++)
+		res_nclose(&d->srv[i].res);
+	g_free(d->srv);
 	g_hash_table_destroy(d->cache);
 	g_free(d);
 }
@@ -177,48 +228,63 @@ dnstxt_parse(const guchar *buf, size_t len)
  * record (over TCP) is read whole; the answer's length is the whole
  * answer's, which may be more than was stored: only what was is read. */
 static int
-ask(struct dnstxt *d, const char *name, guchar **buf)
+ask(struct dnstxt *d, struct server *v, const char *name, guchar *buf)
 {
 	gint64 t0 = g_get_monotonic_time();
 	int n;
 
-	*buf = g_malloc(DNSTXT_MAX_ANSWER);
-	n = res_nquery(&d->res, name, ns_c_in, ns_t_txt, *buf,
+	n = res_nquery(&v->res, name, ns_c_in, ns_t_txt, buf,
 		       DNSTXT_MAX_ANSWER);
 	d->spent += g_get_monotonic_time() - t0;
 	return n;
+}
+
+/*
+ * The servers in order until one answers, yes or no: one that gives no
+ * answer is marked down and the next is asked, within the run's budget.
+ * *@n is the answer's length, or -1 with @a set.
+ */
+static void
+ask_in_order(struct dnstxt *d, const char *name, guchar *buf, int *n,
+	     struct answer *a)
+{
+	gboolean any = FALSE;
+	guint i;
+
+	*n = -1;
+	for (i = 0; i < d->n; i++) {
+		struct server *v = &d->srv[i];
+
+		if (!v->res_ok || v->down)
+			continue;
+		any = TRUE;
+		if (d->spent > (gint64)DNSTXT_BUDGET_MS * 1000)
+			break;
+		if ((*n = ask(d, v, name, buf)) >= 0)
+			return;
+		if (v->res.res_h_errno == HOST_NOT_FOUND ||
+		    v->res.res_h_errno == NO_DATA) {
+			a->st = DNSTXT_NOTFOUND;
+			a->txt = g_strdup("no such record");
+			return;
+		}
+		v->down = TRUE;
+	}
+	a->txt = g_strdup(any || d->srv[0].res_ok ? "DNS not answering"
+						  : "no resolver configured");
 }
 
 static struct answer *
 query(struct dnstxt *d, const char *name)
 {
 	struct answer *a = g_new0(struct answer, 1);
-	g_autofree guchar *buf = NULL;
+	g_autofree guchar *buf = g_malloc(DNSTXT_MAX_ANSWER);
 	int n;
 
 	a->st = DNSTXT_FAIL;
-	if (!d->res_ok) {
-		a->txt = g_strdup("no resolver configured");
+	ask_in_order(d, name, buf, &n, a);
+	if (n < 0)
 		return a;
-	}
-	if (d->down || d->spent > (gint64)DNSTXT_BUDGET_MS * 1000) {
-		a->txt = g_strdup("DNS not answering");
-		return a;
-	}
-	n = ask(d, name, &buf);
-	if (n < 0) {
-		switch (d->res.res_h_errno) {
-		case HOST_NOT_FOUND:
-		case NO_DATA:
-			a->st = DNSTXT_NOTFOUND;
-			a->txt = g_strdup("no such record");
-			break;
-		default:
-			d->down = TRUE;
-			a->txt = g_strdup("DNS not answering");
-		}
-		return a;
-	}
 	if (n > DNSTXT_MAX_ANSWER) {
 		/* cannot come over DNS (its TCP length is 16 bits): a
 		 * resolver's own doing; never read it cut short */

@@ -1,10 +1,11 @@
 /*
  * dnstxt.h - DNS TXT look-ups for the DKIM keys (RFC 6376 3.6.2.2), through
- * the system's resolver or the one server LORE_AM_NAMESERVER (or
- * lore-am.nameserver) names as HOST:PORT. Each name is asked once a run:
- * answers, misses and failures are cached; a server that timed out or
- * refused is not asked again, and all queries of a run share a few seconds
- * (DNSTXT_BUDGET_MS), so a dead resolver costs that once, not per patch.
+ * the system's resolver or the servers LORE_AM_NAMESERVER (or
+ * lore-am.nameserver, or the attestation-dns-resolvers list) names, tried
+ * in order. Each name is asked once a run: answers, misses and failures
+ * are cached; a server that timed out or refused is not asked again (the
+ * next one is), and all queries of a run share a few seconds
+ * (DNSTXT_BUDGET_MS), so dead resolvers cost that once, not per patch.
  *
  * Ownership: a struct dnstxt owns its cache; the strings dnstxt_lookup()
  * returns are the cache's, valid until dnstxt_free().
@@ -15,6 +16,8 @@
 #include <glib.h>
 
 #define DNSTXT_BUDGET_MS 4000
+/* The most servers one list names. */
+#define DNSTXT_MAX_SERVERS 8
 /* The most of an answer read: 64 KiB holds any DNS message (RFC 1035
  * 4.2.2: TCP's length field is 16 bits), so a TXT record of any size DNS
  * carries is read whole. */
@@ -30,11 +33,13 @@ enum dnstxt_status {
 struct dnstxt;
 
 /*
- * @server: "ADDRESS:PORT" (IPv4) or "[ADDRESS]:PORT" (IPv6), or NULL for the
- * system's resolver. Returns NULL and sets @err (LORE_EUSAGE) when @server is
- * not of that form.
+ * @servers: one or more of "ADDRESS[:PORT]" (IPv4), "[ADDRESS]:PORT" or a
+ * bare address (IPv6), separated by spaces or commas, port 53 when none is
+ * given, at most DNSTXT_MAX_SERVERS; NULL (or empty) for the system's
+ * resolver. Returns NULL and sets @err (LORE_EUSAGE) naming an entry that
+ * is not of that form.
  */
-struct dnstxt *dnstxt_new(const char *server, GError **err);
+struct dnstxt *dnstxt_new(const char *servers, GError **err);
 void dnstxt_free(struct dnstxt *d);
 
 /*

@@ -9,6 +9,7 @@
 #include "git/check.h"
 #include "core/gitrun.h"
 #include "git/linkcheck.h"
+#include "git/mergemsg.h"
 #include "git/prep3way.h"
 #include "git/rangediff.h"
 #include "git/stable.h"
@@ -60,12 +61,15 @@ guess(const struct treecheck *tc, const struct cli *cl, struct config *cfg)
 {
 	guint need = treecheck_needed(tc);
 	int matched = 0;
-	char *c = treecheck_guess(tc, lookback(cl, cfg), &matched);
+	char *c =
+	    treecheck_guess(tc, lookback(cl, cfg),
+			    (const char *const *)cl->guess_branch, &matched);
 
 	if (!c) {
 		lore_info(" Base: failed to guess base (no commit of the last "
-			  "%d days holds the files the series starts from)",
-			  lookback(cl, cfg));
+			  "%d days %sholds the files the series starts from)",
+			  lookback(cl, cfg),
+			  cl->guess_branch ? "on the -b branches " : "");
 		return NULL;
 	}
 	if ((guint)matched == need)
@@ -144,6 +148,30 @@ merge_flags(struct config *cfg)
 	return argv;
 }
 
+/* shazam-merge-template (lore-am. or b4.): its text in *@tpl, or NULL
+ * for b4's default; a file that cannot be read stops the run (as b4) */
+static int
+merge_template(struct config *cfg, char **tpl)
+{
+	const char *v =
+	    config_get(cfg, "shazam-merge-template", "shazam-merge-template");
+	GError *err = NULL;
+
+	*tpl = NULL;
+	if (!v || !*v)
+		return LORE_OK;
+	if (!(*tpl = mergemsg_template(v, &err))) {
+		g_autofree char *s = lore_term_safe(v, -1);
+		g_autofree char *why = lore_term_safe(err->message, -1);
+
+		lore_err("shazam-merge-template '%s' cannot be used: %s", s,
+			 why);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
 /* lore-am.track: the file b4 ty reads, once the series is applied
  * (@onto..@tip) or written for the user's git am (@onto NULL) */
 static void
@@ -186,10 +214,15 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	 const char *base, int differ)
 {
 	struct apply_job j = {0};
+	g_autofree char *tpl = NULL;
 	GError *err = NULL;
 	int rc;
 
 	apply_parse_mode(c->apply, &j.mode);
+	if (j.mode == APPLY_MERGE &&
+	    (rc = merge_template(cfg, &tpl)) != LORE_OK)
+		return rc;
+	j.merge_template = tpl;
 	j.mbox = r->mbox;
 	j.cover = r->cover;
 	j.base = base;
@@ -292,7 +325,10 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 	if (c->range_diff) {
 		/* a comparison applies nothing: the gate is for what is */
 		o->gate.policy = GATE_OFF;
-		return rangediff_run(s, o, c->range_diff, cfg);
+		g_auto(GStrv) extra = rangediff_opts(c->range_diff_opts, NULL);
+
+		return rangediff_run(s, o, c->range_diff,
+				     (const char *const *)extra, cfg);
 	}
 	if (!stable_branches(c->stable, cfg, &stable))
 		return LORE_EUSAGE;

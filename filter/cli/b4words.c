@@ -30,16 +30,7 @@ static const struct {
 
 /* b4 diff's letters that mean something else in lore-am, not built */
 static const char *const diff_not_here[] = {
-    "--compare-am-mboxes",
-    "-c",
-    "--color",
-    "-n",
-    "--no-diff",
-    "-o",
-    "--output-diff",
-    "-g",
-    "--gitdir",
-    "--range-diff-opts",
+    "-c", "--color", "-n", "--no-diff", "-o", "--output-diff", "-g", "--gitdir",
 };
 
 /* b4 diff's -m MBX1 MBX2 (two files, no Message-ID), not lore-am's -m
@@ -47,9 +38,31 @@ static const char *const diff_not_here[] = {
 static gboolean
 two_mboxes(GPtrArray *a, guint i)
 {
-	return !strcmp(a->pdata[i], "-m") && i + 2 < a->len &&
+	return (!strcmp(a->pdata[i], "-m") ||
+		!strcmp(a->pdata[i], "--compare-am-mboxes")) &&
+	       i + 2 < a->len &&
 	       g_file_test(a->pdata[i + 1], G_FILE_TEST_IS_REGULAR) &&
 	       g_file_test(a->pdata[i + 2], G_FILE_TEST_IS_REGULAR);
+}
+
+/* b4 diff's -m MBX1 MBX2 made --compare-am-mbox=MBX1 ...=MBX2 */
+static void
+diff_mboxes(GPtrArray *a, guint from)
+{
+	guint i;
+
+	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++) {
+		if (!two_mboxes(a, i))
+			continue;
+		g_free(a->pdata[i]);
+		a->pdata[i] = g_strconcat(
+		    "--compare-am-mbox=", (char *)a->pdata[i + 1], NULL);
+		g_free(a->pdata[i + 1]);
+		a->pdata[i + 1] = g_strconcat(
+		    "--compare-am-mbox=", (char *)a->pdata[i + 2], NULL);
+		g_ptr_array_remove_index(a, i + 2);
+		return;
+	}
 }
 
 /* b4 diff's letter at or after @from that lore-am does not do, or NULL */
@@ -59,8 +72,6 @@ diff_refused(GPtrArray *a, guint from)
 	guint i, k;
 
 	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++) {
-		if (two_mboxes(a, i))
-			return "-m MBX1 MBX2";
 		for (k = 0; k < G_N_ELEMENTS(diff_not_here); k++)
 			if (!strcmp(a->pdata[i], diff_not_here[k]) ||
 			    (g_str_has_prefix(a->pdata[i], diff_not_here[k]) &&
@@ -249,16 +260,17 @@ take_word(GPtrArray *a, guint w)
 	if (!strcmp(word, "diff") && diff_refused(a, w)) {
 		lore_err(
 		    "b4 diff's %s is not built into lore-am: diff compares "
-		    "two revisions of one thread (-v OLD NEW), on stdout, "
-		    "colored on a terminal",
+		    "two revisions of one thread (-v OLD NEW) or two am-ready "
+		    "mboxes (-m MBX1 MBX2), on stdout, colored on a terminal",
 		    diff_refused(a, w));
 		return LORE_EUSAGE;
 	}
 	if (!strcmp(word, "shazam"))
 		shazam_mode(a, w);
-	else if (!strcmp(word, "diff"))
+	else if (!strcmp(word, "diff")) {
+		diff_mboxes(a, w);
 		g_ptr_array_insert(a, w, g_strdup("--range-diff="));
-	else if (!strcmp(word, "mbox"))
+	} else if (!strcmp(word, "mbox"))
 		mbox_word(a, w);
 	else if (!strcmp(word, "pr") || !strcmp(word, "dig"))
 		g_ptr_array_insert(a, w, g_strconcat("--", word, NULL));

@@ -13,6 +13,7 @@ cli_clear(struct cli *c)
 {
 	g_strfreev(c->mboxes);
 	g_strfreev(c->args);
+	g_strfreev(c->rethread_ids);
 	g_strfreev(c->fallbacks);
 	g_free(c->lore);
 	g_free(c->cherry_pick);
@@ -23,6 +24,8 @@ cli_clear(struct cli *c)
 	g_free(c->append);
 	g_free(c->apply);
 	g_free(c->range_diff);
+	g_free(c->range_diff_opts);
+	g_strfreev(c->compare_mboxes);
 	g_free(c->version_pair);
 	g_strfreev(c->guess_branch);
 	g_free(c->merge_base);
@@ -36,6 +39,8 @@ cli_clear(struct cli *c)
 	g_free(c->ty_since);
 	g_free(c->ty_gitdir);
 	g_free(c->ty_pw_state);
+	if (c->stdin_mails)
+		g_ptr_array_unref(c->stdin_mails);
 	memset(c, 0, sizeof(*c));
 }
 

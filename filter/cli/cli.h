@@ -41,6 +41,8 @@ struct cli {
 	gboolean allow_incomplete;
 	gboolean no_parent;
 	gboolean parent;
+	gboolean rethread;   /* --rethread: stitch an unthreaded series */
+	char **rethread_ids; /* b4's --rethread ID ID...: the ids, or NULL */
 	gboolean thread;
 	char *maildir;
 	char *append;
@@ -52,15 +54,18 @@ struct cli {
 	gboolean guess_base;
 	char *lookback_arg;	 /* --guess-lookback DAYS as given, or NULL */
 	int guess_lookback;	 /* its days (1 to 3650), 0: the config's */
-	char **guess_branch;	 /* b4's -b, refused until it is built */
+	char **guess_branch;	 /* -b: -g on these branches only */
 	char *merge_base;	 /* --merge-base COMMIT, or NULL */
-	gboolean single_message; /* b4's, refused until it is built */
-	gboolean no_partial_reroll; /* b4's, refused until it is built */
-	char *stdin_pipe_sep;	    /* b4's, refused until it is built */
+	gboolean single_message; /* --single-message: the target alone */
+	gboolean no_partial_reroll; /* a partial re-roll left as sent */
+	char *stdin_pipe_sep;	    /* --stdin-pipe-sep SEP, or NULL */
+	GPtrArray *stdin_mails;	    /* ... the mails it cut (GBytes *) */
 	gboolean prep_3way;
 	gboolean check;
-	char *range_diff;   /* --range-diff[=OLD..NEW] ("": default) */
-	char *version_pair; /* -v OLD..NEW, for --range-diff, or NULL */
+	char *range_diff;      /* --range-diff[=OLD..NEW] ("": default) */
+	char *range_diff_opts; /* --range-diff-opts OPTS, or NULL */
+	char **compare_mboxes; /* b4 diff -m MBX1 MBX2: the two, or NULL */
+	char *version_pair;    /* -v OLD..NEW, for --range-diff, or NULL */
 	gboolean no_index;
 	gboolean no_attestation;
 	gboolean explain; /* --explain */

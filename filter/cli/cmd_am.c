@@ -4,6 +4,7 @@
  * checks every command shares and the choice of the command.
  */
 #include "cli/cmd.h"
+#include "git/treecheck.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -102,38 +103,56 @@ b4_habits(struct cli *c)
 static int
 check_terminal(const struct cli *c)
 {
-	if (c->passthrough || c->mboxes || (c->args && c->args[0]) ||
-	    !isatty(STDIN_FILENO))
+	if (c->passthrough || c->mboxes || c->compare_mboxes ||
+	    (c->args && c->args[0]) || !isatty(STDIN_FILENO))
 		return LORE_OK;
 	lore_err("no MSGID given and no message piped in");
 	fprintf(stderr, "usage: %s (lore-am --help for more)\n", cli_usage);
 	return LORE_EUSAGE;
 }
 
-/* b4's options lore-am does not do yet: one line each, naming it */
+/*
+ * -b BRANCH (b4's --guess-branch): -g on those branches only. Each must
+ * name a commit here (when git can tell) and cannot pass for an option.
+ */
 static int
-not_built(const struct cli *c)
+guess_branches(struct cli *c)
 {
-	const char *what = NULL, *instead = NULL;
+	guint i;
 
-	if (c->guess_branch) {
-		what = "-b (--guess-branch)";
-		instead = "-g tries the commits of the last --guess-lookback "
-			  "days";
-	} else if (c->single_message) {
-		what = "--single-message";
-		instead = "pipe the message in with -m FILE --source mbox";
-	} else if (c->no_partial_reroll) {
-		what = "--no-partial-reroll";
-		instead = "-v N takes revision N as it was sent";
-	} else if (c->stdin_pipe_sep) {
-		what = "--stdin-pipe-sep";
-		instead = "save the messages into an mbox and give it with -m";
+	for (i = 0; c->guess_branch && c->guess_branch[i]; i++) {
+		const char *b = c->guess_branch[i];
+
+		if (!*b || *b == '-' || treecheck_commit_known(b) == 0) {
+			g_autofree char *s = lore_term_safe(b, -1);
+
+			lore_err("-b: '%s' is not a branch or commit of this "
+				 "repository",
+				 s);
+			return LORE_EUSAGE;
+		}
 	}
-	if (!what)
-		return LORE_OK;
-	lore_err("%s is not built yet: %s", what, instead);
-	return LORE_EUSAGE;
+	if (c->guess_branch)
+		c->guess_base = TRUE;
+	return LORE_OK;
+}
+
+/* --stdin-pipe-sep reads standard input as a mailbox of its own */
+static int
+pipe_sep(const struct cli *c)
+{
+	if (c->stdin_pipe_sep && c->passthrough) {
+		lore_err("--stdin-pipe-sep and --passthrough both read "
+			 "standard input: give one");
+		return LORE_EUSAGE;
+	}
+	if (c->stdin_pipe_sep && c->rethread && c->args && c->args[0] &&
+	    !strcmp(c->args[0], "-")) {
+		lore_err("--stdin-pipe-sep and --rethread - both read "
+			 "standard input: give one");
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
 }
 
 /* --format=text|json; the JSON is the am run's summary (gate.h) */
@@ -180,11 +199,24 @@ cmd_common_check(struct cli *c)
 		lore_err("--with-deps and --no-deps contradict each other");
 		return LORE_EUSAGE;
 	}
+	if ((c->range_diff_opts || c->compare_mboxes) && !c->range_diff) {
+		lore_err("--range-diff-opts goes with --range-diff (b4 diff)");
+		return LORE_EUSAGE;
+	}
 	if (c->merge_base && !c->apply) {
 		lore_err("--merge-base goes with --apply=head or "
 			 "--apply=merge (shazam -H or -M)");
 		return LORE_EUSAGE;
 	}
+	if (c->single_message && c->rethread) {
+		lore_err("--single-message and --rethread contradict each "
+			 "other: one message, or the mails of a series");
+		return LORE_EUSAGE;
+	}
+	/* one message of a series is what was asked for: the others are
+	 * named, not a reason to write nothing (b4 writes it too) */
+	if (c->single_message)
+		c->allow_incomplete = TRUE;
 	if (c->lookback_arg) {
 		guint64 n;
 
@@ -202,8 +234,9 @@ cmd_common_check(struct cli *c)
 	}
 	if ((rc = cmd_format(c)))
 		return rc;
-	if ((rc = not_built(c)) || (rc = b4_habits(c)) ||
-	    (rc = cmd_rangediff_fold(c)) || (rc = check_terminal(c)))
+	if ((rc = pipe_sep(c)) || (rc = guess_branches(c)) ||
+	    (rc = b4_habits(c)) || (rc = cmd_rangediff_fold(c)) ||
+	    (rc = check_terminal(c)))
 		return rc;
 	return cmd_thread_check(c);
 }

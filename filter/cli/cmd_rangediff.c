@@ -5,6 +5,7 @@
  * takes them.
  */
 #include "cli/cmd.h"
+#include "core/config.h"
 #include "git/rangediff.h"
 #include "core/util.h"
 
@@ -56,6 +57,30 @@ cmd_rangediff_fold(struct cli *c)
 	return LORE_OK;
 }
 
+/* --range-diff-opts checked; b4 diff -m's two mboxes, and nothing else */
+static int
+mboxes_check(struct cli *c)
+{
+	GError *err = NULL;
+	char **extra = rangediff_opts(c->range_diff_opts, &err);
+
+	if (err) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	g_strfreev(extra);
+	if (!c->compare_mboxes)
+		return LORE_OK;
+	if (g_strv_length(c->compare_mboxes) != 2 || *c->range_diff ||
+	    (c->args && c->args[0]) || c->mboxes) {
+		lore_err("diff -m takes two am-ready mboxes and nothing else "
+			 "to compare: no Message-ID, no -v");
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
 static int
 rangediff_check(struct cli *c)
 {
@@ -75,7 +100,25 @@ rangediff_check(struct cli *c)
 			 "--thread");
 		return LORE_EUSAGE;
 	}
-	return LORE_OK;
+	return mboxes_check(c);
 }
 
-const struct cmd cmd_rangediff = {"range-diff", rangediff_check, run_cli};
+/* b4 diff -m MBX1 MBX2: the two files compared, no thread gathered */
+static int
+rangediff_cmd(struct cli *c)
+{
+	struct config *cfg;
+	g_auto(GStrv) extra = NULL;
+	int rc;
+
+	if (!c->compare_mboxes)
+		return run_cli(c);
+	extra = rangediff_opts(c->range_diff_opts, NULL);
+	cfg = config_load();
+	rc = rangediff_mboxes(c->compare_mboxes[0], c->compare_mboxes[1],
+			      (const char *const *)extra, cfg);
+	config_free(cfg);
+	return rc;
+}
+
+const struct cmd cmd_rangediff = {"range-diff", rangediff_check, rangediff_cmd};

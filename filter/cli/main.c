@@ -70,8 +70,8 @@ static GOptionEntry entries[] = {
     {"use-local-mbox", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY,
      &opts.mboxes, "b4's name for -m", "PATH"},
     {"stdin-pipe-sep", 0, 0, G_OPTION_ARG_STRING, &opts.stdin_pipe_sep,
-     "b4's several messages on stdin, split at SEP: not built yet "
-     "(refused)",
+     "Several mails on stdin with SEP between them (\\n and the like "
+     "decoded), as the mailbox the thread comes from (b4's)",
      "SEP"},
     {"notmuch", 'N', 0, G_OPTION_ARG_NONE, &opts.notmuch,
      "Read the thread from the notmuch database (--source notmuch)", NULL},
@@ -147,15 +147,23 @@ static GOptionEntry entries[] = {
     {"no-parent", 0, 0, G_OPTION_ARG_NONE, &opts.no_parent,
      "Start the thread at the given message, not at its root", NULL},
     {"single-message", 0, 0, G_OPTION_ARG_NONE, &opts.single_message,
-     "b4's message without its thread: not built yet (refused)", NULL},
+     "Only the message given or piped, not its thread (b4's): no reply's "
+     "trailers, the series' other patches named but not needed",
+     NULL},
     {"no-partial-reroll", 0, 0, G_OPTION_ARG_NONE, &opts.no_partial_reroll,
-     "b4's series without the patches a partial re-roll leaves out: "
-     "not built yet (refused)",
+     "A revision that re-sends only some patches is not completed from "
+     "the one before (b4's): incomplete, its missing patches named",
      NULL},
     {"parent", 0, 0, G_OPTION_ARG_NONE, &opts.parent,
      "A patch without i/N (or a Re: mail with a diff) inside another "
      "series' thread: take the series it answers, not the patch "
      "alone",
+     NULL},
+    {"rethread", 0, 0, G_OPTION_ARG_NONE, &opts.rethread,
+     "A series sent unthreaded: find its other [PATCH i/N] mails (one "
+     "sender, within an hour) in the -m mailboxes, notmuch and the "
+     "archive's search, or take the MSGIDs given (b4's form; - reads them "
+     "from stdin), and make it one thread",
      NULL},
     {"thread", 0, 0, G_OPTION_ARG_NONE, &opts.thread,
      "Write the whole thread, every message as received, not the "
@@ -197,7 +205,7 @@ static GOptionEntry entries[] = {
      "else 14)",
      "DAYS"},
     {"guess-branch", 'b', 0, G_OPTION_ARG_STRING_ARRAY, &opts.guess_branch,
-     "b4's -g in these branches only: not built yet (refused)", "BRANCH"},
+     "-g on this branch only (b4's; implies -g); repeatable", "BRANCH"},
     {"merge-base", 0, 0, G_OPTION_ARG_STRING, &opts.merge_base,
      "With --apply=head or =merge: apply on this commit, not the series' "
      "base",
@@ -211,6 +219,13 @@ static GOptionEntry entries[] = {
      "Show what changed between two revisions (default: the latest and "
      "the one before; or -v OLD..NEW) with git range-diff",
      "OLD..NEW"},
+    {"range-diff-opts", 0, 0, G_OPTION_ARG_STRING, &opts.range_diff_opts,
+     "With --range-diff: options for git range-diff (b4 diff's), only "
+     "those that change what is shown",
+     "OPTS"},
+    {"compare-am-mbox", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME_ARRAY,
+     &opts.compare_mboxes, "b4 diff -m MBX1 MBX2, as b4words.c gives it",
+     "MBX"},
     {"check", 'k', 0, G_OPTION_ARG_NONE, &opts.check,
      "Run the per-patch check command (checkpatch.pl in a kernel tree) "
      "on each patch",

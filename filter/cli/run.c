@@ -19,7 +19,9 @@
 #include "series/choice.h"
 #include "source/nm.h"
 #include "write/passthrough.h"
+#include "cli/pipesep.h"
 #include "cli/runopts.h"
+#include "cli/stitch.h"
 #include "source/gather.h"
 #include "thread/thread.h"
 #include "trailers/trailer.h"
@@ -102,6 +104,9 @@ add_sources(const struct cli *c, enum gather_mode mode, const char *target,
 {
 	guint i;
 
+	if (c->stdin_mails)
+		gather_add_local(s, source_mails_new(c->stdin_mails, "stdin"),
+				 GATHER_REQUIRED);
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
 		gather_add_local(s, source_mbox_new(c->mboxes[i]),
 				 GATHER_REQUIRED);
@@ -181,6 +186,22 @@ gather(struct gather *g, const char *target, struct message *piped,
 	return LORE_OK;
 }
 
+/*
+ * --single-message: of the thread gathered, the target alone (b4's), no
+ * reply and no other patch; a copy made of its bytes, as a source adds.
+ */
+static void
+only_target(struct thread **t, const char *target)
+{
+	struct message *m = thread_get(*t, target);
+	struct thread *one = thread_new();
+
+	if (m)
+		thread_add_raw(one, m->raw, m->len, m->origin);
+	thread_free(*t);
+	*t = one;
+}
+
 /* What the run asks of the series stage, from the command line. */
 static struct choice *
 new_choice(const struct cli *c, const struct lore_opts *lo)
@@ -193,6 +214,7 @@ new_choice(const struct cli *c, const struct lore_opts *lo)
 	o.check_newer = c->check_newer;
 	o.use_newer = c->use_newer;
 	o.offline = lo->offline;
+	o.no_reroll = c->no_partial_reroll;
 	o.sends = trailer_reply_sends;
 	return choice_new(&o);
 }
@@ -223,7 +245,8 @@ new_gather(struct cli *c, struct config *cfg, const char *target,
 	/* the archive completes what is local; mailboxes given alone are the
 	 * whole story (no network), unless -L names an archive */
 	archive = mode == GATHER_LORE ||
-		  (mode == GATHER_AUTO && (!c->mboxes || c->lore));
+		  (mode == GATHER_AUTO &&
+		   ((!c->mboxes && !c->stdin_mails) || c->lore));
 	if ((archive || newer) && (rc = runopts_lore(lo, c, cfg)))
 		return rc;
 	g = *out = gather_new();
@@ -267,7 +290,18 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		goto out;
 	}
 	ch = new_choice(c, &lo);
-	rc = gather(g, target, piped, c->thread ? NULL : &ch->need, &t);
+	if (c->single_message && piped) {
+		/* the message as piped, no source asked */
+		t = thread_new();
+		thread_add(t, piped, "stdin");
+		lore_info("Sources: stdin 1 message (--single-message)");
+	} else {
+		rc = gather(g, target, piped, c->thread ? NULL : &ch->need, &t);
+	}
+	if (!rc && c->single_message)
+		only_target(&t, target);
+	if (!rc && c->rethread)
+		rc = stitch_run(g, ch, t, target, c->rethread_ids);
 	if (rc)
 		goto out;
 	if (c->thread) {
@@ -319,13 +353,20 @@ run_target(struct cli *c, struct message **piped, char **target)
 	for (i = 0; c->mboxes && c->mboxes[i]; i++)
 		if (!strcmp(c->mboxes[i], "-"))
 			stdin_mbox = TRUE;
+	/* b4's --rethread ID ID...: the first is the target */
+	if (c->rethread && (rc = stitch_ids(c)))
+		return rc;
+	if (c->stdin_pipe_sep && (rc = pipesep_read(c, target)))
+		return rc;
 	if (c->args && c->args[0] && c->args[1]) {
 		g_autofree char *s = lore_term_safe(c->args[1], -1);
 
 		lore_err("expected at most one MSGID or URL, got '%s' too", s);
 		return LORE_EUSAGE;
 	}
-	if (c->args && c->args[0]) {
+	if (c->stdin_pipe_sep) {
+		/* the target is pipesep_read()'s */
+	} else if (c->args && c->args[0]) {
 		*target = msgid_from_arg(c->args[0]);
 		if (!*target) {
 			g_autofree char *s = lore_term_safe(c->args[0], -1);

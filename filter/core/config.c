@@ -28,7 +28,7 @@ config_load_git(void)
 {
 	struct config *c = g_new0(struct config, 1);
 	const char *argv[] = {
-	    "git", "config", "-z", "--get-regexp", "^(lore-am|b4|user)\\.",
+	    "git", "config", "-z", "--get-regexp", "^(lore-am|b4|lore|user)\\.",
 	    NULL};
 	g_autofree char *out = NULL;
 	gint status = 0;

@@ -1,6 +1,7 @@
 /*
  * config.h - settings users keep in git config: section "lore-am", falling
- * back to the matching "b4.*" key so b4 users keep their setup, and the
+ * back to the matching "b4.*" key so b4 users keep their setup (and to
+ * b4's "lore.*" archive keys, read with config_raw()), and the
  * user.name/user.email identity. Read once: from git's files directly when
  * they are in the plain form (gitconfig.h), else with one `git config` call.
  *

@@ -22,6 +22,7 @@ wanted(const char *sec, size_t n)
 {
 	return (n == 7 && !g_ascii_strncasecmp(sec, "lore-am", 7)) ||
 	       (n == 2 && !g_ascii_strncasecmp(sec, "b4", 2)) ||
+	       (n == 4 && !g_ascii_strncasecmp(sec, "lore", 4)) ||
 	       (n == 4 && !g_ascii_strncasecmp(sec, "user", 4));
 }
 

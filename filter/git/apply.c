@@ -303,8 +303,8 @@ static int
 merge(struct apply_job *j, const char *tmpdir, GError **err)
 {
 	const char *const abort_[] = {"merge", "--abort", NULL};
-	g_autofree char *msg =
-	    mergemsg_build(j->cover, j->mbox, j->patches, j->link);
+	g_autofree char *msg = mergemsg_build(j->cover, j->mbox, j->patches,
+					      j->link, j->merge_template);
 	g_autofree char *file = g_build_filename(tmpdir, "merge-msg", NULL);
 	gboolean edit = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	GPtrArray *argv = g_ptr_array_new();

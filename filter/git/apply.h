@@ -40,10 +40,12 @@ struct apply_job {
 	const char *base;     /* where it goes (APPLY_HEAD/MERGE) */
 	const char *link;     /* the series' Link URL, or NULL */
 	guint patches;
-	gboolean threeway;  /* git am -3 */
-	char **merge_flags; /* more git merge arguments (borrowed) */
-	char *tip;	    /* out: the last commit applied */
-	char *onto;	    /* out: the commit it was applied on */
+	gboolean threeway;	    /* git am -3 */
+	char **merge_flags;	    /* more git merge arguments (borrowed) */
+	const char *merge_template; /* shazam-merge-template's text, or
+				     NULL: b4's default (borrowed) */
+	char *tip;		    /* out: the last commit applied */
+	char *onto;		    /* out: the commit it was applied on */
 	char *from; /* out: where the line of commits to tip starts: onto,
 		     * or for APPLY_NONE the small tree's commit */
 };

@@ -1,5 +1,7 @@
 /*
- * mergemsg.c - b4's DEFAULT_MERGE_TEMPLATE filled as b4 fills it: the
+ * mergemsg.c - b4's DEFAULT_MERGE_TEMPLATE (or the user's
+ * shazam-merge-template) filled as b4 fills it, with Python's
+ * string.Template rules ($name, ${name}, $$; an unknown one left): the
  * cover letter's body cut as b4's LoreMessage.get_body_parts() cuts it
  * (signature, the part after "---", then trailer lines of the last
  * paragraph, recognised as find_trailers() does), so that a merge made
@@ -9,6 +11,7 @@
 #include "mail/mbox.h"
 #include "mail/message.h"
 #include "mail/subject.h"
+#include "core/util.h"
 
 #include <string.h>
 
@@ -165,9 +168,63 @@ take_first(const char *msg, size_t len, void *data)
 		f->m = message_parse(msg, len, NULL);
 }
 
+/* b4's DEFAULT_MERGE_TEMPLATE */
+static const char default_template[] =
+    "Merge ${patch_or_series} \"${seriestitle}\"\n\n${authorname} "
+    "<${authoremail}> says:\n\n${covermessage}\n\nLink: ${midurl}\n";
+
+/* The value of variable @name (@len bytes) among @vals, or NULL. */
+static const char *
+lookup(const char *const *vals, const char *name, size_t len)
+{
+	guint i;
+
+	for (i = 0; vals[i]; i += 2)
+		if (strlen(vals[i]) == len && !strncmp(vals[i], name, len))
+			return vals[i + 1];
+	return NULL;
+}
+
+char *
+mergemsg_fill(const char *tpl, const char *const *vals)
+{
+	GString *out = g_string_new(NULL);
+	const char *p = tpl;
+
+	while (*p) {
+		const char *name = p + 1, *end, *v;
+		gboolean braced = p[1] == '{';
+
+		if (*p != '$') {
+			g_string_append_c(out, *p++);
+			continue;
+		}
+		if (p[1] == '$') {
+			g_string_append_c(out, '$');
+			p += 2;
+			continue;
+		}
+		name += braced;
+		for (end = name; g_ascii_isalnum(*end) || *end == '_'; end++)
+			;
+		v = end > name && !g_ascii_isdigit(*name) &&
+			    (!braced || *end == '}')
+			? lookup(vals, name, end - name)
+			: NULL;
+		if (!v) {
+			/* unknown or malformed: left as written */
+			g_string_append_c(out, *p++);
+			continue;
+		}
+		g_string_append(out, v);
+		p = end + braced;
+	}
+	return g_string_free(out, FALSE);
+}
+
 char *
 mergemsg_build(const GString *cover, const GString *mbox, guint patches,
-	       const char *link)
+	       const char *link, const char *tpl)
 {
 	struct first f = {NULL};
 	struct subject subj;
@@ -187,11 +244,63 @@ mergemsg_build(const GString *cover, const GString *mbox, guint patches,
 	if (!f.m)
 		return NULL;
 	subject_parse(f.m->subject ? f.m->subject : "", &subj);
-	out = g_strdup_printf(
-	    "Merge %s \"%s\"\n\n%s <%s> says:\n\n%s\n\nLink: %s\n",
-	    patches > 1 ? "patch series" : "patch", subj.title, f.m->from_name,
-	    f.m->from_email, text, link ? link : "");
+	{
+		const char *const vals[] = {
+		    "patch_or_series",
+		    patches > 1 ? "patch series" : "patch",
+		    "seriestitle",
+		    subj.title,
+		    "authorname",
+		    f.m->from_name,
+		    "authoremail",
+		    f.m->from_email,
+		    "covermessage",
+		    text,
+		    "midurl",
+		    link ? link : "",
+		    NULL,
+		};
+
+		out = mergemsg_fill(tpl ? tpl : default_template, vals);
+	}
 	subject_clear(&subj);
 	message_free(f.m);
 	return out;
+}
+
+char *
+mergemsg_template(const char *path, GError **err)
+{
+	g_autofree char *file = NULL, *text = NULL;
+	g_auto(GStrv) lines = NULL;
+	GString *out;
+	gsize n;
+	guint i;
+
+	if (path[0] == '~' && (path[1] == '/' || !path[1]))
+		file = g_build_filename(g_get_home_dir(), path + 1, NULL);
+	else
+		file = g_strdup(path);
+	if (!g_file_get_contents(file, &text, &n, err))
+		return NULL;
+	if (n > MERGEMSG_MAX_TEMPLATE || strlen(text) != n ||
+	    !g_utf8_validate(text, n, NULL)) {
+		g_autofree char *s = lore_term_safe(file, -1);
+
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "'%s' is no template: more than 64 KiB, or not "
+			    "UTF-8 text",
+			    s);
+		return NULL;
+	}
+	out = g_string_new(NULL);
+	lines = g_strsplit(text, "\n", -1);
+	for (i = 0; lines[i]; i++) {
+		if (lines[i][0] == '#')
+			continue;
+		g_string_append(out, lines[i]);
+		if (lines[i + 1])
+			g_string_append_c(out, '\n');
+	}
+	return g_string_free(out, FALSE);
 }

@@ -124,7 +124,7 @@ choose_base(const struct amjob_result *r, struct config *cfg)
 	if (r->base_commit && treecheck_commit_known(r->base_commit) > 0)
 		return g_strdup(r->base_commit);
 	treecheck_parse(&tc, r->mbox);
-	base = treecheck_guess(&tc, days > 0 ? days : 14, &matched);
+	base = treecheck_guess(&tc, days > 0 ? days : 14, NULL, &matched);
 	treecheck_clear(&tc);
 	return base ? base : g_strdup("HEAD");
 }
@@ -155,17 +155,136 @@ color_arg(void)
 	return isatty(STDOUT_FILENO) ? "--color=always" : "--no-color";
 }
 
+/* What --range-diff-opts may pass: options that change what is shown. */
+static const char *const shown_flags[] = {
+    "--no-dual-color",
+    "--left-only",
+    "--right-only",
+    "--no-notes",
+    "--stat",
+    "--no-stat",
+    "--word-diff",
+    "--no-color",
+    "--color",
+    "--minimal",
+    "--patience",
+    "--histogram",
+    "--ignore-space-change",
+    "--ignore-all-space",
+    "--ignore-blank-lines",
+    "--ignore-space-at-eol",
+    "--ignore-cr-at-eol",
+    "-w",
+    "-b",
+    "--no-abbrev",
+    "--full-index",
+    "--indent-heuristic",
+    "--no-indent-heuristic",
+    "--color-moved",
+    "--no-color-moved",
+    "--function-context",
+    "-W",
+};
+/* ... and those with a value (after '='), a plain word */
+static const char *const shown_valued[] = {
+    "--creation-factor",
+    "--word-diff",
+    "--color",
+    "--color-moved",
+    "--color-moved-ws",
+    "--diff-algorithm",
+    "--abbrev",
+    "--unified",
+    "--stat",
+    "--inter-hunk-context",
+};
+
+#define RANGEDIFF_MAX_OPTS 16
+
+static gboolean
+plain_word(const char *v)
+{
+	return *v && strlen(v) <= 64 &&
+	       strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789,_-") == strlen(v);
+}
+
+static gboolean
+shown_only(const char *a)
+{
+	const char *eq = strchr(a, '=');
+	guint i;
+
+	for (i = 0; !eq && i < G_N_ELEMENTS(shown_flags); i++)
+		if (!strcmp(a, shown_flags[i]))
+			return TRUE;
+	for (i = 0; eq && i < G_N_ELEMENTS(shown_valued); i++)
+		if (strlen(shown_valued[i]) == (gsize)(eq - a) &&
+		    !strncmp(a, shown_valued[i], eq - a))
+			return plain_word(eq + 1);
+	/* -U<n>: the lines of context */
+	return a[0] == '-' && a[1] == 'U' && a[2] && strlen(a) <= 6 &&
+	       strspn(a + 2, "0123456789") == strlen(a + 2);
+}
+
+char **
+rangediff_opts(const char *text, GError **err)
+{
+	char **argv = NULL;
+	GError *e = NULL;
+	int argc = 0, i;
+
+	if (!text)
+		return NULL;
+	if (!*text)
+		return g_new0(char *, 1);
+	if (!g_shell_parse_argv(text, &argc, &argv, &e)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "--range-diff-opts: %s", e->message);
+		g_error_free(e);
+		return NULL;
+	}
+	if (argc > RANGEDIFF_MAX_OPTS) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "--range-diff-opts: %d options are more than %d",
+			    argc, RANGEDIFF_MAX_OPTS);
+		g_strfreev(argv);
+		return NULL;
+	}
+	for (i = 0; i < argc; i++) {
+		if (!shown_only(argv[i])) {
+			g_autofree char *s = lore_term_safe(argv[i], -1);
+
+			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+				    "--range-diff-opts: '%s' is not an option "
+				    "of what git range-diff shows",
+				    s);
+			g_strfreev(argv);
+			return NULL;
+		}
+	}
+	return argv;
+}
+
 static int
-range_diff(struct apply_job *a, struct apply_job *b)
+range_diff(struct apply_job *a, struct apply_job *b, const char *const *extra)
 {
 	g_autofree char *r1 = g_strdup_printf("%s..%s", a->from, a->tip);
 	g_autofree char *r2 = g_strdup_printf("%s..%s", b->from, b->tip);
-	const char *const argv[] = {"range-diff", color_arg(), r1, r2, NULL};
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	GError *err = NULL;
 	int rc = LORE_OK;
 
-	if (gitrun(NULL, argv, NULL, 0, out, e, NULL) != 0) {
+	g_ptr_array_add(argv, "range-diff");
+	g_ptr_array_add(argv, (gpointer)color_arg());
+	for (; extra && *extra; extra++)
+		g_ptr_array_add(argv, (gpointer)*extra);
+	g_ptr_array_add(argv, r1);
+	g_ptr_array_add(argv, r2);
+	g_ptr_array_add(argv, NULL);
+	if (gitrun(NULL, (const char *const *)argv->pdata, NULL, 0, out, e,
+		   NULL) != 0) {
 		g_autofree char *why = lore_term_safe(e->str, -1);
 
 		lore_err("git range-diff failed: %s", g_strchomp(why));
@@ -301,13 +420,32 @@ interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
 	return rc;
 }
 
+/* Both built: range-diff when both apply here, else the mails' diff. */
+static int
+compare(struct amjob_result *ro, struct amjob_result *rn,
+	const char *const *extra, struct config *cfg)
+{
+	struct apply_job jo = {0}, jn = {0};
+	g_autofree char *top = treecheck_toplevel();
+	int rc;
+
+	if (!top)
+		lore_info(
+		    "not in a git work tree: the revisions are not applied");
+	if (top && apply_rev(ro, cfg, &jo) && apply_rev(rn, cfg, &jn))
+		rc = range_diff(&jo, &jn, extra);
+	else
+		rc = interdiff(ro, rn);
+	apply_job_clear(&jo);
+	apply_job_clear(&jn);
+	return rc;
+}
+
 int
 rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
-	      struct config *cfg)
+	      const char *const *extra, struct config *cfg)
 {
 	struct amjob_result ro = {0}, rn = {0};
-	struct apply_job jo = {0}, jn = {0};
-	g_autofree char *top = NULL;
 	int old_rev, new_rev, rc;
 
 	rangediff_parse(spec, &old_rev, &new_rev);
@@ -319,17 +457,68 @@ rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
 	lore_info("Comparing v%d (%u patch%s) with v%d (%u patch%s)", old_rev,
 		  (guint)ro.present, ro.present == 1 ? "" : "es", new_rev,
 		  (guint)rn.present, rn.present == 1 ? "" : "es");
-	top = treecheck_toplevel();
-	if (!top)
-		lore_info(
-		    "not in a git work tree: the revisions are not applied");
-	if (top && apply_rev(&ro, cfg, &jo) && apply_rev(&rn, cfg, &jn))
-		rc = range_diff(&jo, &jn);
-	else
-		rc = interdiff(&ro, &rn);
+	rc = compare(&ro, &rn, extra, cfg);
 out:
-	apply_job_clear(&jo);
-	apply_job_clear(&jn);
+	amjob_result_clear(&ro);
+	amjob_result_clear(&rn);
+	return rc;
+}
+
+/* One am-ready mbox as a revision: its bytes and how many mails. */
+static void
+count_mail(const char *msg, size_t len, void *data)
+{
+	struct message *m = message_parse(msg, len, NULL);
+
+	if (m && m->subject)
+		(*(int *)data)++;
+	message_free(m);
+}
+
+static int
+load_mbox(const char *path, int rev, struct amjob_result *r)
+{
+	GError *err = NULL;
+	GBytes *b = mbox_slurp(path, LORE_MAX_MESSAGE, &err);
+	gsize n;
+	const char *p;
+
+	if (!b) {
+		lore_err("%s", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
+	p = g_bytes_get_data(b, &n);
+	r->revision = rev;
+	r->mbox = g_string_new_len(p, n);
+	g_bytes_unref(b);
+	mbox_split(r->mbox->str, r->mbox->len, count_mail, &r->present);
+	if (!r->present) {
+		g_autofree char *s = lore_term_safe(path, -1);
+
+		lore_err("'%s' holds no mail to compare", s);
+		return LORE_EUSAGE;
+	}
+	return LORE_OK;
+}
+
+int
+rangediff_mboxes(const char *old_path, const char *new_path,
+		 const char *const *extra, struct config *cfg)
+{
+	struct amjob_result ro = {0}, rn = {0};
+	g_autofree char *a = lore_term_safe(old_path, -1);
+	g_autofree char *b = lore_term_safe(new_path, -1);
+	int rc;
+
+	if (!(rc = load_mbox(old_path, 1, &ro)) &&
+	    !(rc = load_mbox(new_path, 2, &rn))) {
+		lore_info("Comparing '%s' (v1 here, %d patch%s) with '%s' (v2 "
+			  "here, %d patch%s)",
+			  a, ro.present, ro.present == 1 ? "" : "es", b,
+			  rn.present, rn.present == 1 ? "" : "es");
+		rc = compare(&ro, &rn, extra, cfg);
+	}
 	amjob_result_clear(&ro);
 	amjob_result_clear(&rn);
 	return rc;

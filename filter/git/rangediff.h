@@ -18,11 +18,29 @@
 gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
 
 /*
+ * The options of --range-diff-opts (b4 diff's), split as a shell splits
+ * them, each checked against the git range-diff options that only change
+ * what is shown (no --output, no revision, no abbreviation git would
+ * widen): a new vector (g_strfreev; NULL for @text NULL), or NULL and
+ * @err (LORE_EUSAGE) naming the one refused.
+ */
+char **rangediff_opts(const char *text, GError **err);
+
+/*
  * Build both revisions of the series @s that @spec names (as
  * rangediff_parse() reads it) with @o's settings and write their
- * range-diff on stdout (colored on a terminal). A lore_status.
+ * range-diff on stdout (colored on a terminal), git range-diff given
+ * @extra too (rangediff_opts()'s, or NULL). A lore_status.
  */
 int rangediff_run(struct series_set *s, struct amjob_opts *o, const char *spec,
-		  struct config *cfg);
+		  const char *const *extra, struct config *cfg);
+
+/*
+ * b4 diff -m MBX1 MBX2: two am-ready mboxes (b4 am's or lore-am's output)
+ * compared as two revisions, the first the older, each applied on the
+ * commit its blobs fit (else HEAD). A lore_status, reported.
+ */
+int rangediff_mboxes(const char *old_path, const char *new_path,
+		     const char *const *extra, struct config *cfg);
 
 #endif

@@ -296,7 +296,8 @@ treecheck_look(const struct treecheck *tc, const char *base, int *known,
 }
 
 char *
-treecheck_guess(const struct treecheck *tc, int days, int *matched)
+treecheck_guess(const struct treecheck *tc, int days,
+		const char *const *branches, int *matched)
 {
 	g_autofree char *min = NULL, *max = NULL;
 	GString *out = g_string_new(NULL), *in = g_string_new(NULL);
@@ -315,12 +316,22 @@ treecheck_guess(const struct treecheck *tc, int days, int *matched)
 			      tc->date - (gint64)days * 86400);
 	max = g_strdup_printf("--min-age=%" G_GINT64_FORMAT, tc->date + 86400);
 	{
-		const char *const argv[] = {"rev-list",	  "--date-order",
-					    "--branches", "--tags",
-					    "--remotes",  min,
-					    max,	  NULL};
+		const char *const all[] = {"--branches", "--tags", "--remotes",
+					   NULL};
+		g_autoptr(GPtrArray) argv = g_ptr_array_new();
+		const char *const *w = branches ? branches : all;
 
-		if (gitrun(NULL, argv, NULL, 0, out, NULL, NULL) != 0)
+		g_ptr_array_add(argv, "rev-list");
+		g_ptr_array_add(argv, "--date-order");
+		g_ptr_array_add(argv, min);
+		g_ptr_array_add(argv, max);
+		if (branches)
+			g_ptr_array_add(argv, "--end-of-options");
+		for (; *w; w++)
+			g_ptr_array_add(argv, (gpointer)*w);
+		g_ptr_array_add(argv, NULL);
+		if (gitrun(NULL, (const char *const *)argv->pdata, NULL, 0, out,
+			   NULL, NULL) != 0)
 			goto out;
 	}
 	revs = g_strsplit(g_strchomp(out->str), "\n", -1);

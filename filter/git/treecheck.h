@@ -53,10 +53,13 @@ gboolean treecheck_look(const struct treecheck *tc, const char *base,
 int treecheck_commit_known(const char *commitish);
 
 /*
- * The newest commit of the branches and tags, within @days days before
- * the series' date, holding the most pre-images (*@matched of them);
- * NULL when none holds any. One rev-list and one batched cat-file call.
+ * The newest commit of the branches and tags (or of @branches only, when
+ * not NULL: -b's, each a name treecheck_commit_known() knows, none
+ * starting with '-'), within @days days before the series' date, holding
+ * the most pre-images (*@matched of them); NULL when none holds any. One
+ * rev-list and one batched cat-file call.
  */
-char *treecheck_guess(const struct treecheck *tc, int days, int *matched);
+char *treecheck_guess(const struct treecheck *tc, int days,
+		      const char *const *branches, int *matched);
 
 #endif

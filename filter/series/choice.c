@@ -10,6 +10,16 @@
 
 #include <string.h>
 
+/* The series of @t as the run wants them read. */
+static struct series_set *
+analyse(struct choice *c, struct thread *t, const char *target)
+{
+	struct series_set *s = series_analyse_for(t, target, c->o.sends);
+
+	s->no_reroll = c->o.no_reroll;
+	return s;
+}
+
 /* Forget the outline kept. */
 static void
 drop_outline(struct choice *c)
@@ -36,7 +46,7 @@ outline_now(struct choice *c, struct thread *t)
 	    !memcmp(c->outlined, t->msgs->pdata, n * sizeof(gpointer)))
 		return c->outline;
 	drop_outline(c);
-	c->outline = series_analyse(t, c->o.sends);
+	c->outline = analyse(c, t, NULL);
 	c->outlined = g_memdup2(t->msgs->pdata, n * sizeof(gpointer));
 	c->outlined_len = n;
 	return c->outline;
@@ -106,7 +116,7 @@ use_newer(struct choice *c, struct gather *g, struct thread *t,
 	g_free(id);
 	id = g_strdup((*s)->reply_target);
 	series_set_free(*s);
-	*s = series_analyse_for(t, id, c->o.sends);
+	*s = analyse(c, t, id);
 	return LORE_OK;
 }
 
@@ -128,7 +138,7 @@ choice_make(struct choice *c, struct gather *g, struct thread *t,
 			  id);
 		thread_prune(t, target, TRUE);
 		series_set_free(s);
-		s = series_analyse(t, c->o.sends);
+		s = analyse(c, t, NULL);
 	} else if (!c->o.parent && series_reply_patch(s, target)) {
 		g_autofree char *id = lore_term_safe(target, -1);
 
@@ -139,7 +149,7 @@ choice_make(struct choice *c, struct gather *g, struct thread *t,
 				  id);
 		thread_prune(t, target, TRUE);
 		series_set_free(s);
-		s = series_analyse_for(t, target, c->o.sends);
+		s = analyse(c, t, target);
 	}
 	*out = s;
 	if (c->o.check_newer || c->o.use_newer)

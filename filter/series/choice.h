@@ -33,6 +33,7 @@ struct choice_opts {
 	gboolean check_newer;  /* -c (or --use-newer) */
 	gboolean use_newer;    /* --use-newer */
 	gboolean offline;      /* --offline: nothing to search */
+	gboolean no_reroll;    /* --no-partial-reroll */
 	series_sends_fn sends; /* the trailers stage's test (series.h) */
 };
 

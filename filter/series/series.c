@@ -482,7 +482,7 @@ prepare(struct series_set *s, struct series *ser, int depth)
 	ser->prepared = TRUE;
 	check_complete(ser);
 	find_cover(s, ser);
-	if (!ser->complete)
+	if (!ser->complete && !s->no_reroll)
 		partial_reroll(s, ser, depth);
 	if (slot(ser, 0)->p)
 		find_base(ser, slot(ser, 0)->p);

@@ -59,6 +59,9 @@ struct series_set {
 	GHashTable *covers;    /* GINT revision -> struct spatch * */
 	GPtrArray *warnings;   /* char *, for the summary */
 	char *reply_target;    /* series_analyse_for()'s @target, or NULL */
+	gboolean no_reroll;    /* --no-partial-reroll: a partial re-roll is
+				  not completed from the revision before
+				  (set before the first series_get()) */
 };
 
 /*

@@ -365,9 +365,30 @@ gather_run(struct gather *g, const char *msgid, struct message *piped,
 	return LORE_OK;
 }
 
-int
-gather_search(struct gather *g, const char *query, struct thread *t,
-	      GError **err)
+/* One source's search: a query in its syntax, or a struct source_query. */
+typedef int (*ask_fn)(struct source *src, const void *q, struct thread *t,
+		      GError **err);
+
+static int
+ask_search(struct source *src, const void *q, struct thread *t, GError **err)
+{
+	return src->search ? src->search(src, q, t, err) : -1;
+}
+
+static int
+ask_find(struct source *src, const void *q, struct thread *t, GError **err)
+{
+	return src->find ? src->find(src, q, t, err) : -1;
+}
+
+/*
+ * Every source that can answer @fn (-1: it cannot), the local ones first:
+ * any answer counts; else the first real failure is told, not a "nothing
+ * here". @what names the question when no source can answer it.
+ */
+static int
+ask_all(struct gather *g, ask_fn fn, const void *q, const char *what,
+	struct thread *t, GError **err)
 {
 	GError *first = NULL;
 	int rc = LORE_ENOTFOUND;
@@ -380,12 +401,12 @@ gather_search(struct gather *g, const char *query, struct thread *t,
 		GError *e = NULL;
 		int r;
 
-		if (!src || !src->search)
+		if (!src || (r = fn(src, q, t, &e)) < 0)
 			continue;
 		searched = TRUE;
-		r = src->search(src, query, t, &e);
-		/* any answer counts; else the first real failure is told,
-		 * not a "nothing here" */
+		/* a source not set up (notmuch) is no failure to tell */
+		if (g_error_matches(e, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE))
+			r = LORE_ENOTFOUND;
 		if (r == LORE_OK ||
 		    (rc != LORE_OK && (!first || (rc == LORE_ENOTFOUND &&
 						  r != LORE_ENOTFOUND)))) {
@@ -397,11 +418,67 @@ gather_search(struct gather *g, const char *query, struct thread *t,
 	}
 	if (!searched)
 		g_set_error(&first, LORE_ERROR, LORE_ENOTFOUND,
-			    "no source can search");
+			    "no source can %s", what);
 	if (first && rc != LORE_OK)
 		g_propagate_error(err, first);
 	else
 		g_clear_error(&first);
+	return rc;
+}
+
+int
+gather_search(struct gather *g, const char *query, struct thread *t,
+	      GError **err)
+{
+	return ask_all(g, ask_search, query, "search", t, err);
+}
+
+int
+gather_find(struct gather *g, const struct source_query *q, struct thread *t,
+	    GError **err)
+{
+	return ask_all(g, ask_find, q, "look mail up by sender and date", t,
+		       err);
+}
+
+int
+gather_join(struct gather *g, const char *msgid, struct thread *t, GError **err)
+{
+	struct thread *extra = thread_new();
+	int rc = LORE_ENOTFOUND;
+	guint i;
+
+	for (i = 0; i <= g->local->len; i++) {
+		struct source *src =
+		    i < g->local->len ? g->local->pdata[i] : g->archive;
+		GError *e = NULL;
+		int r;
+
+		/* the archive only for what no local source had */
+		if (!src || (i == g->local->len && thread_get(extra, msgid)))
+			continue;
+		r = source_fetch(src, msgid, extra, &e);
+		if (r == LORE_OK || r == LORE_ENOTFOUND ||
+		    g_error_matches(e, SOURCE_ERROR,
+				    SOURCE_ERROR_UNAVAILABLE)) {
+			g_clear_error(&e);
+			continue;
+		}
+		g_propagate_error(err, e);
+		thread_free(extra);
+		return r;
+	}
+	if (thread_get(extra, msgid)) {
+		thread_prune(extra, msgid, FALSE);
+		thread_merge(t, extra);
+		rc = LORE_OK;
+	} else {
+		g_autofree char *id = lore_term_safe(msgid, -1);
+
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "no source has the thread of <%s>", id);
+	}
+	thread_free(extra);
 	return rc;
 }
 

@@ -11,8 +11,9 @@
  * question, not gather's: it hands in a struct gather_need (the series
  * stage, series/choice.h: a complete revision), asked once the target is
  * there and the thread is cut to its reply tree. Also the one way to
- * search the sources (gather_search()) and to add another thread
- * (gather_more()): the later stages never ask a source themselves.
+ * search the sources (gather_search(), gather_find()) and to add another
+ * thread (gather_more(), gather_join()): the later stages never ask a
+ * source themselves.
  *
  * Ownership: struct gather owns the struct source objects handed to it
  * (source_free() on each in gather_free()), its notes and its list of
@@ -107,6 +108,22 @@ int gather_run(struct gather *g, const char *msgid, struct message *piped,
  */
 int gather_search(struct gather *g, const char *query, struct thread *t,
 		  GError **err);
+
+/*
+ * Ask the sources that can (source.h's find(): the -m mailboxes, notmuch,
+ * the archive's search) for the mail @q describes and add it to @t, and
+ * maybe more (the caller sorts it). Return as gather_search().
+ */
+int gather_find(struct gather *g, const struct source_query *q,
+		struct thread *t, GError **err);
+
+/*
+ * Add the reply tree of @msgid to @t from the sources: each local one,
+ * then the archive when none had it. LORE_ENOTFOUND (with @err) when no
+ * source has it; a source's failure as its lore_status, with @err.
+ */
+int gather_join(struct gather *g, const char *msgid, struct thread *t,
+		GError **err);
 
 /*
  * Add the reply tree of @msgid, as the archive has it, to @t (--use-newer:

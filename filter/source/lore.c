@@ -268,6 +268,37 @@ lore_source_search(struct source *src, const char *query, struct thread *t,
 	return lore_search(src->priv, query, t, err);
 }
 
+char *
+lore_find_query(const struct source_query *q)
+{
+	GString *s = g_string_new("f:\"");
+	g_autoptr(GDateTime) a = g_date_time_new_from_unix_utc(q->since);
+	g_autoptr(GDateTime) b = g_date_time_new_from_unix_utc(q->until);
+	g_autofree char *since = NULL, *until = NULL;
+	const char *p;
+
+	/* a phrase ends at '"', a word separator to Xapian anyway */
+	for (p = q->from; *p; p++)
+		g_string_append_c(s, *p == '"' ? ' ' : *p);
+	if (!a || !b) {
+		g_string_append_c(s, '"');
+		return g_string_free(s, FALSE);
+	}
+	since = g_date_time_format(a, "%Y%m%d%H%M%S");
+	until = g_date_time_format(b, "%Y%m%d%H%M%S");
+	g_string_append_printf(s, "\" AND dt:%s..%s", since, until);
+	return g_string_free(s, FALSE);
+}
+
+static int
+lore_source_find(struct source *src, const struct source_query *q,
+		 struct thread *t, GError **err)
+{
+	g_autofree char *query = lore_find_query(q);
+
+	return lore_search(src->priv, query, t, err);
+}
+
 struct source *
 source_lore_new(const struct lore_opts *o)
 {
@@ -276,6 +307,7 @@ source_lore_new(const struct lore_opts *o)
 	s->name = "lore";
 	s->fetch = lore_fetch;
 	s->search = lore_source_search;
+	s->find = lore_source_find;
 	s->priv = (void *)o;
 	s->label = url_mask_base(o->mask);
 	return s;
@@ -313,11 +345,33 @@ parse_num(const char *v, gboolean sized, guint64 *out)
 	return TRUE;
 }
 
+/* b4's [lore] section: "lore.KEY" for lore-am.KEY when that is unset */
+static const char *const lore_keys[][2] = {
+    {"fallback", "lore.fallback"},
+    {"timeout", "lore.requesttimeout"},
+};
+
+/* lore-am.KEY, else b4.B4KEY, else its "lore." key (b4's [lore]) */
+static const char *
+archive_key(struct config *cfg, const char *key, const char *b4key,
+	    const char **lore_key)
+{
+	const char *v = config_get(cfg, key, b4key);
+	guint i;
+
+	*lore_key = NULL;
+	for (i = 0; i < G_N_ELEMENTS(lore_keys); i++)
+		if (!strcmp(key, lore_keys[i][0]))
+			*lore_key = lore_keys[i][1];
+	return v || !*lore_key ? v : config_raw(cfg, *lore_key);
+}
+
 static gboolean
 config_num(struct config *cfg, const char *key, const char *b4key,
 	   gboolean sized, guint64 min, guint64 *out, GError **err)
 {
-	const char *v = config_get(cfg, key, b4key);
+	const char *lk;
+	const char *v = archive_key(cfg, key, b4key, &lk);
 
 	if (!v)
 		return TRUE;
@@ -325,6 +379,7 @@ config_num(struct config *cfg, const char *key, const char *b4key,
 		g_autofree char *s = lore_term_safe(v, -1);
 		g_autofree char *name =
 		    b4key ? g_strdup_printf("lore-am.%s (or b4.%s)", key, b4key)
+		    : lk  ? g_strdup_printf("lore-am.%s (or %s)", key, lk)
 			  : g_strconcat("lore-am.", key, NULL);
 
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
@@ -398,14 +453,14 @@ lore_opts_load(struct lore_opts *o, struct config *cfg, GError **err)
 	guint64 ttl = 10, conn = 5, stall = 30, total = 300, keep = 30;
 	guint64 all = 600;
 	guint64 max;
-	const char *v;
+	const char *v, *lk;
 
 	memset(o, 0, sizeof(*o));
 	o->mirrors = g_ptr_array_new_with_free_func(g_free);
 	v = config_get(cfg, "midmask", "midmask");
 	if (!lore_opts_set_mask(o, v ? v : LORE_DEFAULT_MASK, err))
 		return FALSE;
-	v = config_get(cfg, "fallback", NULL);
+	v = archive_key(cfg, "fallback", NULL, &lk);
 	if (v) {
 		g_auto(GStrv) list = g_strsplit_set(v, " \t,", -1);
 		guint i;

@@ -41,8 +41,9 @@ struct lore_opts {
 
 /*
  * Defaults, then git config: lore-am.midmask (b4.midmask), lore-am.fallback
- * (masks separated by spaces or commas), lore-am.cache-expire (b4.cache-expire,
- * minutes), lore-am.connect-timeout, lore-am.stall-timeout, lore-am.timeout,
+ * (lore.fallback: masks separated by spaces or commas), lore-am.cache-expire
+ * (b4.cache-expire, minutes), lore-am.connect-timeout, lore-am.stall-timeout,
+ * lore-am.timeout (lore.requesttimeout),
  * lore-am.fetch-timeout (seconds; its deadline counts from this call),
  * lore-am.max-size (bytes, k/m/g). FALSE and @err (LORE_EUSAGE) for a value
  * that makes no sense.
@@ -91,5 +92,11 @@ struct source *source_lore_new(const struct lore_opts *o);
  */
 int lore_search(const struct lore_opts *o, const char *query, struct thread *t,
 		GError **err);
+
+/*
+ * The archive's search for a struct source_query (the source's find()):
+ * f:"ADDRESS" AND dt:YYYYMMDDhhmmss..YYYYMMDDhhmmss, in UTC (g_free).
+ */
+char *lore_find_query(const struct source_query *q);
 
 #endif

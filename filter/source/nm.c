@@ -219,10 +219,10 @@ add_thread_of(struct nm *p, const char *id, GHashTable *threads,
 	return TRY_OK;
 }
 
+/* The messages notmuch's query @q finds, oldest first, into @out. */
 static int
-read_query(struct nm *p, const char *tid, GPtrArray *out, GError **err)
+read_query(struct nm *p, const char *q, GPtrArray *out, GError **err)
 {
-	g_autofree char *q = g_strconcat("thread:", tid, NULL);
 	notmuch_query_t *query = notmuch_query_create(p->db, q);
 	notmuch_messages_t *ms = NULL;
 	int rc = TRY_OK;
@@ -289,14 +289,34 @@ read_threads(struct nm *p, const char *msgid, struct thread *have,
 	}
 	g_hash_table_iter_init(&it, threads);
 	while (rc == TRY_OK && !(p->budget && p->spent > p->budget) &&
-	       g_hash_table_iter_next(&it, &tid, NULL))
-		rc = read_query(p, tid, out, err);
+	       g_hash_table_iter_next(&it, &tid, NULL)) {
+		g_autofree char *q = g_strconcat("thread:", tid, NULL);
+
+		rc = read_query(p, q, out, err);
+	}
 	g_hash_table_destroy(threads);
 	return rc;
 }
 
+/* One attempt at what a fetch or a find asks (@what), into @out. */
+typedef int (*nm_read_fn)(struct nm *p, const void *what, struct thread *have,
+			  GPtrArray *out, GError **err);
+
 static int
-nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
+fetch_read(struct nm *p, const void *what, struct thread *have, GPtrArray *out,
+	   GError **err)
+{
+	return read_threads(p, what, have, out, err);
+}
+
+/*
+ * @fn tried until it reads, from a fresh open each time (a writer's
+ * commit discards what a reader had), for the retry time; the messages
+ * read are added to @t. @about names what was read, for a thread too big.
+ */
+static int
+nm_read(struct source *src, nm_read_fn fn, const void *what, const char *about,
+	struct thread *t, GError **err)
 {
 	struct nm *p = src->priv;
 	gint64 deadline = g_get_monotonic_time() + (gint64)p->retry_ms * 1000;
@@ -306,11 +326,6 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 	int rc;
 	guint i;
 
-	if (!msgid) {
-		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_FAILED,
-			    "notmuch needs a Message-ID to look up");
-		return LORE_EUSAGE;
-	}
 	for (;;) {
 		got = g_ptr_array_new_with_free_func(
 		    (GDestroyNotify)message_free);
@@ -320,7 +335,7 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 		p->counted = t->msgs->len;
 		rc = nm_open(p, &e);
 		if (rc == TRY_OK)
-			rc = read_threads(p, msgid, t, got, &e);
+			rc = fn(p, what, t, got, &e);
 		if (rc != TRY_AGAIN || g_get_monotonic_time() >= deadline)
 			break;
 		/* a fresh open sees the writer's latest commit */
@@ -346,8 +361,7 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 	}
 	if (p->budget && p->spent > p->budget) {
 		g_ptr_array_free(got, TRUE);
-		return source_over_budget(src, "the notmuch thread", p->counted,
-					  err);
+		return source_over_budget(src, about, p->counted, err);
 	}
 	for (i = 0; i < got->len; i++) {
 		struct message *m = got->pdata[i];
@@ -363,6 +377,47 @@ nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
 			 p->unreadable, p->unreadable == 1 ? "" : "s",
 			 p->unreadable == 1 ? "its" : "their");
 	return LORE_OK;
+}
+
+static int
+nm_fetch(struct source *src, const char *msgid, struct thread *t, GError **err)
+{
+	if (!msgid) {
+		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_FAILED,
+			    "notmuch needs a Message-ID to look up");
+		return LORE_EUSAGE;
+	}
+	return nm_read(src, fetch_read, msgid, "the notmuch thread", t, err);
+}
+
+static int
+find_read(struct nm *p, const void *what, struct thread *have, GPtrArray *out,
+	  GError **err)
+{
+	return read_query(p, what, out, err);
+}
+
+/* from:"ADDRESS" and date:@SINCE..@UNTIL: notmuch's own query words */
+static int
+nm_find(struct source *src, const struct source_query *q, struct thread *t,
+	GError **err)
+{
+	GString *s = g_string_new("from:\"");
+	g_autofree char *query = NULL;
+	guint had = src->added;
+	const char *c;
+	int rc;
+
+	for (c = q->from; *c; c++)
+		g_string_append_c(s, *c == '"' ? ' ' : *c);
+	g_string_append_printf(
+	    s, "\" and date:@%" G_GINT64_FORMAT "..@%" G_GINT64_FORMAT,
+	    q->since, q->until);
+	query = g_string_free(s, FALSE);
+	rc = nm_read(src, find_read, query, "notmuch's mail", t, err);
+	if (rc == LORE_OK && src->added == had)
+		return LORE_ENOTFOUND;
+	return rc;
 }
 
 static void
@@ -384,6 +439,7 @@ source_notmuch_new(guint retry_ms)
 	p->retry_ms = retry_ms;
 	s->name = "notmuch";
 	s->fetch = nm_fetch;
+	s->find = nm_find;
 	s->free = nm_free;
 	s->label = g_strdup("notmuch");
 	s->priv = p;

@@ -141,6 +141,64 @@ mbox_fetch(struct source *src, const char *msgid, struct thread *t,
 	return source_over_budget(src, what, c.added, err);
 }
 
+gboolean
+source_query_fits(const struct source_query *q, const struct message *m)
+{
+	return m->from_email && !g_ascii_strcasecmp(m->from_email, q->from) &&
+	       m->date >= q->since && m->date <= q->until;
+}
+
+struct find_ctx {
+	struct add_ctx add;
+	const struct source_query *q;
+};
+
+/* Parse each message of the folder; keep those that fit the query. */
+static void
+find_one(const char *msg, size_t len, void *data)
+{
+	struct find_ctx *c = data;
+	struct message *m;
+
+	if (c->add.over)
+		return;
+	m = message_parse(msg, len, NULL);
+	if (!m || !m->msgid || !source_query_fits(c->q, m)) {
+		message_free(m);
+		return;
+	}
+	if (thread_add(c->add.t, m, c->add.origin))
+		c->add.added++;
+	if (c->add.max && c->add.t->cost > c->add.max)
+		c->add.over = TRUE;
+}
+
+/*
+ * The whole folder read for the mail that fits @q: an index keeps the
+ * reply graph, not senders and dates, and a series sent unthreaded is
+ * what this is for. Bounded as a fetch is, by max_cost.
+ */
+static int
+mbox_find(struct source *src, const struct source_query *q, struct thread *t,
+	  GError **err)
+{
+	struct mbox_src *p = src->priv;
+	struct find_ctx c = {{t, src->name, 0, src->max_cost, FALSE}, q};
+	g_autofree char *what = NULL;
+
+	/* standard input was read by the fetch, and cannot be read twice */
+	if (!strcmp(p->path, "-") || not_made_yet(p))
+		return LORE_ENOTFOUND;
+	if (!mbox_read_path_until(p->path, find_one, &c, &c.add.over, err))
+		return LORE_EUSAGE;
+	src->added += c.add.added;
+	if (c.add.over) {
+		what = g_strdup_printf("'%s'", p->path);
+		return source_over_budget(src, what, t->msgs->len, err);
+	}
+	return c.add.added ? LORE_OK : LORE_ENOTFOUND;
+}
+
 static void
 mbox_free(struct source *src)
 {
@@ -160,12 +218,52 @@ source_mbox_new(const char *path)
 		      ? "maildir"
 		      : "mbox";
 	s->fetch = mbox_fetch;
+	s->find = mbox_find;
 	s->free = mbox_free;
 	/* standard input cannot be read twice */
 	s->reask = strcmp(path, "-") != 0;
 	s->priv = g_new0(struct mbox_src, 1);
 	((struct mbox_src *)s->priv)->path = g_strdup(path);
 	s->label = g_strdup(path);
+	return s;
+}
+
+static int
+mails_fetch(struct source *src, const char *msgid, struct thread *t,
+	    GError **err)
+{
+	GPtrArray *mails = src->priv;
+	struct add_ctx c = {t, src->name, 0, src->max_cost, FALSE};
+	guint i;
+
+	for (i = 0; i < mails->len && !c.over; i++) {
+		gsize n;
+		const char *p = g_bytes_get_data(mails->pdata[i], &n);
+
+		add_one(p, n, &c);
+	}
+	src->added += c.added;
+	if (c.over)
+		return source_over_budget(src, src->label, t->msgs->len, err);
+	return LORE_OK;
+}
+
+static void
+mails_free(struct source *src)
+{
+	g_ptr_array_unref(src->priv);
+}
+
+struct source *
+source_mails_new(GPtrArray *mails, const char *label)
+{
+	struct source *s = g_new0(struct source, 1);
+
+	s->name = "stdin";
+	s->fetch = mails_fetch;
+	s->free = mails_free;
+	s->priv = g_ptr_array_ref(mails);
+	s->label = g_strdup(label);
 	return s;
 }
 

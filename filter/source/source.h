@@ -31,6 +31,13 @@ enum source_error {
 	SOURCE_ERROR_FAILED,
 };
 
+/* Mail from @from (an address) sent between @since and @until (seconds
+ * since the epoch, both included): --rethread's question. */
+struct source_query {
+	const char *from;
+	gint64 since, until;
+};
+
 struct source {
 	const char *name; /* "mbox", "lore", "notmuch": for the summary */
 	/*
@@ -49,6 +56,14 @@ struct source {
 	 */
 	int (*search)(struct source *src, const char *query, struct thread *t,
 		      GError **err);
+	/*
+	 * Add the mail sent from one address within a time window
+	 * (struct source_query) to @t, at least: a source may add more,
+	 * the caller sorts them. LORE_ENOTFOUND when none is there. NULL
+	 * for a source that cannot. Asked through gather_find() only.
+	 */
+	int (*find)(struct source *src, const struct source_query *q,
+		    struct thread *t, GError **err);
 	void (*free)(struct source *src);
 	char *label; /* what to call it in messages ("thread.mbox") */
 	/* what it gives depends on the messages @t holds (a -m mailbox, its
@@ -85,8 +100,21 @@ int source_over_budget(struct source *src, const char *what, guint n,
 		       GError **err);
 
 /* An mbox file, a maildir, or "-" (an mbox on stdin); one that does not
- * exist is an empty one, with a note. */
+ * exist is an empty one, with a note. Its find() reads the whole folder
+ * (bounded by max_cost) and keeps the mail that fits the query. */
 struct source *source_mbox_new(const char *path);
+
+/*
+ * Mails already read (GBytes, each one message: --stdin-pipe-sep's pieces
+ * of standard input), as a source: a fetch adds them all, as a mailbox
+ * without an index does, bounded by max_cost. Takes a reference to
+ * @mails.
+ */
+struct source *source_mails_new(GPtrArray *mails, const char *label);
+
+/* Does @m fit @q: sent from q->from (any case) within its window? */
+gboolean source_query_fits(const struct source_query *q,
+			   const struct message *m);
 
 int source_fetch(struct source *src, const char *msgid, struct thread *t,
 		 GError **err);
