@@ -7,6 +7,7 @@
  * `b4 ty --auto` computes and matches, and the commits go in too.
  */
 #include "git/track.h"
+#include "core/json.h"
 #include "core/gitrun.h"
 #include "mail/mbox.h"
 #include "git/mergemsg.h"
@@ -86,29 +87,6 @@ track_pwhash(const char *diff, gsize len)
 	out = g_strdup(g_checksum_get_string(c));
 	g_checksum_free(c);
 	return out;
-}
-
-static void
-json_str(GString *j, const char *s)
-{
-	const char *p;
-
-	g_string_append_c(j, '"');
-	for (p = s ? s : ""; *p; p++) {
-		guchar ch = *p;
-
-		if (ch == '"' || ch == '\\')
-			g_string_append_printf(j, "\\%c", ch);
-		else if (ch == '\n')
-			g_string_append(j, "\\n");
-		else if (ch == '\t')
-			g_string_append(j, "\\t");
-		else if (ch < 0x20)
-			g_string_append_printf(j, "\\u%04x", ch);
-		else
-			g_string_append_c(j, ch);
-	}
-	g_string_append_c(j, '"');
 }
 
 static gboolean
