@@ -30,6 +30,10 @@ extern const struct cmd cmd_passthrough; /* cmd_passthrough.c */
 extern const struct cmd cmd_apply;	 /* cmd_apply.c: --apply[=MODE] */
 extern const struct cmd cmd_rangediff;	 /* cmd_rangediff.c */
 
+/* `lore-am queue ...` (cmd_queue.c): @argv from the word "queue" on, its
+ * own options. A lore_status, reported. */
+int cmd_queue_main(int argc, char **argv);
+
 /* The command the options ask for. */
 const struct cmd *cmd_pick(const struct cli *c);
 

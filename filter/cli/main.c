@@ -373,6 +373,9 @@ main(int argc, char **argv)
 	    "GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
 	    glib_fatal, NULL);
 	g_set_prgname("lore-am");
+	/* a word with options of its own */
+	if (argc > 1 && !strcmp(argv[1], "queue"))
+		return cmd_queue_main(argc - 1, argv + 1);
 	rc = parse(argc, argv);
 	if (rc == PARSE_DONE) {
 		rc = 0;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #define SERIES_COLS                                                            \
-	"s.id, s.key, s.subject, s.author, s.first_seen, s.last_seen, "       \
+	"s.id, s.key, s.subject, s.author, s.first_seen, s.last_seen, "        \
 	"s.applied, s.applied_note, s.thanked, s.rejected"
 
 void
@@ -124,8 +124,7 @@ queue_list(struct queue *q, gint64 since, GError **err)
 			   err);
 	if (!st)
 		return NULL;
-	out = g_ptr_array_new_with_free_func(
-	    (GDestroyNotify)queue_series_free);
+	out = g_ptr_array_new_with_free_func((GDestroyNotify)queue_series_free);
 	sqlite3_bind_int64(st, 1, since);
 	while (!e && sqlite3_step(st) == SQLITE_ROW) {
 		struct queue_series *s = read_series(q, st, &e);
@@ -167,8 +166,7 @@ queue_messages(struct queue *q, gint64 id, queue_msg_fn fn, gpointer data,
 	       GError **err)
 {
 	sqlite3_stmt *st = queue_prepare(
-	    q,
-	    "SELECT " SERIES_COLS " FROM series s WHERE s.id = ?1", err);
+	    q, "SELECT " SERIES_COLS " FROM series s WHERE s.id = ?1", err);
 	struct queue_series *s = NULL;
 
 	if (!st)
@@ -212,7 +210,7 @@ mark_column(const char *state, const char **col)
 
 	if (!queue_state_parse(state, &s))
 		return FALSE;
-	*col = s == QUEUE_APPLIED  ? "applied"
+	*col = s == QUEUE_APPLIED    ? "applied"
 	       : s == QUEUE_THANKED  ? "thanked"
 	       : s == QUEUE_REJECTED ? "rejected"
 				     : NULL;
@@ -220,17 +218,18 @@ mark_column(const char *state, const char **col)
 }
 
 static gboolean
-set_mark(struct queue *q, const char *msgid, const char *col,
-	 const char *note, GError **err)
+set_mark(struct queue *q, const char *msgid, const char *col, const char *note,
+	 GError **err)
 {
 	g_autofree char *sql = NULL;
 	sqlite3_stmt *st;
 	gboolean ok;
 
 	if (!col)
-		sql = g_strdup("UPDATE series SET applied = 0, thanked = 0, "
-			       "rejected = 0, applied_note = NULL WHERE id = "
-			       "(SELECT series FROM messages WHERE msgid = ?1)");
+		sql =
+		    g_strdup("UPDATE series SET applied = 0, thanked = 0, "
+			     "rejected = 0, applied_note = NULL WHERE id = "
+			     "(SELECT series FROM messages WHERE msgid = ?1)");
 	else
 		sql = g_strdup_printf(
 		    "UPDATE series SET %s = (SELECT revision FROM messages "

@@ -90,8 +90,8 @@ maintainers_read(const char *path, const char *email, GError **err)
 	if (g_stat(path, &sb) < 0) {
 		int e = errno;
 
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE, "cannot read '%s': %s",
-			    path, g_strerror(e));
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot read '%s': %s", path, g_strerror(e));
 		return NULL;
 	}
 	if ((guint64)sb.st_size > MAINTAINERS_MAX) {
@@ -134,8 +134,7 @@ match_one(const char *pat, const char *file)
 	}
 	if (n && pat[n - 1] == '/')
 		return !strncmp(pat, file, n);
-	return !strcmp(pat, file) ||
-	       (!strncmp(pat, file, n) && file[n] == '/');
+	return !strcmp(pat, file) || (!strncmp(pat, file, n) && file[n] == '/');
 }
 
 gboolean

@@ -42,9 +42,9 @@ const char *queue_col(sqlite3_stmt *st, int col);
  * applied/thanked/rejected at the revisions given (0: none), from its
  * counts: @expected patches, @present of them, @reviewed with a review.
  */
-enum queue_state queue_rev_state(int rev, int latest, int applied,
-				 int thanked, int rejected, int expected,
-				 int present, int reviewed);
+enum queue_state queue_rev_state(int rev, int latest, int applied, int thanked,
+				 int rejected, int expected, int present,
+				 int reviewed);
 
 /* The patches of a "R/A/T R/A/T ..." list with at least one review,
  * and the reviews in all. */

@@ -21,7 +21,7 @@
 G_DEFINE_QUARK(lore - am - queue - error - quark, queue_error)
 
 static const char *const state_names[QUEUE_N_STATES] = {
-    "new",	  "complete", "reviewed", "superseded",
+    "new",     "complete", "reviewed", "superseded",
     "applied", "thanked",  "rejected",
 };
 
@@ -85,8 +85,7 @@ queue_prepare(struct queue *q, const char *sql, GError **err)
 {
 	sqlite3_stmt *st = NULL;
 
-	if (!queue_check(q, sqlite3_prepare_v2(q->db, sql, -1, &st, NULL),
-			 err))
+	if (!queue_check(q, sqlite3_prepare_v2(q->db, sql, -1, &st, NULL), err))
 		return NULL;
 	return st;
 }
@@ -184,7 +183,8 @@ check_schema(struct queue *q, GError **err)
 			      "PRAGMA user_version = %d;",
 			      QUEUE_APP_ID, QUEUE_SCHEMA);
 	return queue_begin(q, err) &&
-	       queue_end(q, queue_exec(q, schema, err) && queue_exec(q, set, err),
+	       queue_end(q,
+			 queue_exec(q, schema, err) && queue_exec(q, set, err),
 			 err);
 }
 

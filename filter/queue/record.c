@@ -61,9 +61,9 @@ own_trailers(struct message *m)
 {
 	const char *body = message_body(m);
 	const char *cut = body ? strstr(body, "\n---\n") : NULL;
-	g_autofree char *msg = body ? g_strndup(body, cut ? (gsize)(cut - body)
-							   : strlen(body))
-				    : NULL;
+	g_autofree char *msg =
+	    body ? g_strndup(body, cut ? (gsize)(cut - body) : strlen(body))
+		 : NULL;
 	GPtrArray *t = trailer_array_new();
 
 	if (msg)
@@ -85,7 +85,8 @@ add_files(GString *files, GHashTable *seen, struct message *m)
 
 		if (g_hash_table_size(seen) >= FILES_MAX)
 			return;
-		if (ll > PATH_MAX_LEN || !lore_has_prefix_ci(l, ll, "diff --git "))
+		if (ll > PATH_MAX_LEN ||
+		    !lore_has_prefix_ci(l, ll, "diff --git "))
 			continue;
 		b = g_strstr_len(l, (gssize)ll, " b/");
 		if (!b)
@@ -149,7 +150,8 @@ seen_clear(struct seen_series *ss)
 	guint i;
 
 	for (i = 0; ss->revs && i < ss->revs->len; i++) {
-		struct rev_info *ri = &g_array_index(ss->revs, struct rev_info, i);
+		struct rev_info *ri =
+		    &g_array_index(ss->revs, struct rev_info, i);
 
 		g_string_free(ri->reviews, TRUE);
 		g_string_free(ri->files, TRUE);
@@ -190,20 +192,20 @@ seen_read(struct series_set *s, gboolean sloppy, struct seen_series *ss)
 	}
 	followup_free(f);
 	for (i = ss->revs->len; i-- > 0;) {
-		struct rev_info *ri = &g_array_index(ss->revs, struct rev_info, i);
+		struct rev_info *ri =
+		    &g_array_index(ss->revs, struct rev_info, i);
 		struct subject sj;
 
 		if (!ss->subject) {
-			ss->subject = g_strdup(ri->root->subject
-						   ? ri->root->subject
-						   : "");
+			ss->subject = g_strdup(
+			    ri->root->subject ? ri->root->subject : "");
 			subject_parse(ss->subject, &sj);
-			ss->title = g_utf8_strdown(sj.title ? sj.title : "", -1);
+			ss->title =
+			    g_utf8_strdown(sj.title ? sj.title : "", -1);
 			subject_clear(&sj);
-			ss->author = g_ascii_strdown(ri->root->from_email
-							 ? ri->root->from_email
-							 : "",
-						     -1);
+			ss->author = g_ascii_strdown(
+			    ri->root->from_email ? ri->root->from_email : "",
+			    -1);
 			ss->latest = ri->revision;
 		}
 		if (!ss->change_id)
@@ -265,21 +267,24 @@ find_series(struct queue *q, struct series_set *s, struct seen_series *ss)
 			    ((struct spatch *)s->all->pdata[i])->msg->msgid);
 	if (!id && *ss->title && *ss->author)
 		id = by_title(
-		    q, ss, g_array_index(ss->revs, struct rev_info, 0).revision);
+		    q, ss,
+		    g_array_index(ss->revs, struct rev_info, 0).revision);
 	return id;
 }
 
 static gint64
 new_series(struct queue *q, struct seen_series *ss, gint64 now, GError **err)
 {
-	const char *root = g_array_index(ss->revs, struct rev_info, 0).root->msgid;
-	g_autofree char *key = ss->change_id
-				   ? g_strconcat("change-id:", ss->change_id, NULL)
-				   : g_strconcat("msgid:", root, NULL);
+	const char *root =
+	    g_array_index(ss->revs, struct rev_info, 0).root->msgid;
+	g_autofree char *key =
+	    ss->change_id ? g_strconcat("change-id:", ss->change_id, NULL)
+			  : g_strconcat("msgid:", root, NULL);
 	sqlite3_stmt *st = queue_prepare(
 	    q,
 	    "INSERT OR IGNORE INTO series(key, change_id, author, title, "
-	    "subject, first_seen, last_seen) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+	    "subject, first_seen, last_seen) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
+	    "?6)",
 	    err);
 	gboolean ok;
 
@@ -461,7 +466,8 @@ record(struct queue *q, struct series_set *s, struct seen_series *ss,
 	id = find_series(q, s, ss);
 	ok = id || (id = new_series(q, ss, now, err));
 	for (i = 0; ok && i < ss->revs->len; i++)
-		ok = store_rev(q, id, &g_array_index(ss->revs, struct rev_info, i),
+		ok = store_rev(q, id,
+			       &g_array_index(ss->revs, struct rev_info, i),
 			       now, err);
 	ok = ok && store_messages(q, s, id, revs, err);
 	if (ok) {

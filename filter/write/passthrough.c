@@ -117,13 +117,13 @@ passthrough_status(const struct amjob_result *r, int rc,
 				       g_array_index(r->missing, int, i));
 	if (r->stem)
 		g_string_append_printf(s, "; series=%s", r->stem);
-	g_string_append_printf(s, "; attestation=%s",
-			       r->attestation ? r->attestation : "none");
 	/* the queue's word on the mail's own revision (queue.h) */
 	if (q && q->known)
 		g_string_append_printf(s, "; state=%s; reviews=%s",
 				       queue_state_name(q->state),
 				       q->reviews ? q->reviews : "");
+	g_string_append_printf(s, "; attestation=%s",
+			       r->attestation ? r->attestation : "none");
 	return g_string_free(s, FALSE);
 }
 

@@ -12,11 +12,11 @@
  *   series=STEM                            (the NAME of NAME.mbx)
  *   code=N                                 (with status=error: the exit
  *                                           status lore-am would have given)
- *   attestation=...                        (attest_outcome())
  *   state=STATE; reviews=N,N,...           (the queue's state of the mail's
  *                                           own revision, queue.h, and the
  *                                           Reviewed/Acked/Tested-by count
  *                                           of each of its patches)
+ *   attestation=...                        (attest_outcome(); always last)
  *
  * Ownership: struct passthrough owns what it read; passthrough_clear()
  * frees it. Strings returned are the caller's (g_free).

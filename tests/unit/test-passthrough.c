@@ -168,8 +168,9 @@ main(void)
 		got = passthrough_status(&r, LORE_OK, &q);
 		tap_is_str(got,
 			   "status=complete; revision=2; patches=3/3; "
-			   "attestation=none; state=superseded; reviews=2,0,1",
-			   "status: the queue's state and reviews last");
+			   "state=superseded; reviews=2,0,1; attestation=none",
+			   "status: the queue's state and reviews, then "
+			   "attestation");
 		g_free(got);
 	}
 	return tap_done();
