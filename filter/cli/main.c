@@ -239,6 +239,8 @@ static const char summary[] =
     "With --thread (or --maildir, --append), writes the whole thread\n"
     "instead: every message, unchanged, in thread order.\n"
     "b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
+    "lore-am queue: the series seen and their state (lore-am queue "
+    "--help).\n"
     "\n"
     "Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
     "message; 2 usage or unreadable input; 74 output not written;\n"
