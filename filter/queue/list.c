@@ -41,13 +41,16 @@ static gboolean
 read_revs(struct queue *q, struct queue_series *s, int applied, int thanked,
 	  int rejected, GError **err)
 {
-	sqlite3_stmt *st = queue_prepare(
-	    q,
-	    "SELECT revision, expected, present, root, reviews, files, "
-	    "first_seen FROM revisions WHERE series = ?1 ORDER BY revision",
-	    err);
+	sqlite3_stmt *st = q->revs;
 	guint i;
 
+	if (!st)
+		st = q->revs = queue_prepare(
+		    q,
+		    "SELECT revision, expected, present, root, reviews, "
+		    "files, first_seen FROM revisions WHERE series = ?1 "
+		    "ORDER BY revision",
+		    err);
 	if (!st)
 		return FALSE;
 	s->revs = g_ptr_array_new();
@@ -65,7 +68,7 @@ read_revs(struct queue *q, struct queue_series *s, int applied, int thanked,
 		s->files = g_strdup(queue_col(st, 5));
 		g_ptr_array_add(s->revs, r);
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	for (i = 0; i < s->revs->len; i++) {
 		struct queue_rev *r = s->revs->pdata[i];
 		struct queue_rev *last = s->revs->pdata[s->revs->len - 1];

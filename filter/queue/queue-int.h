@@ -12,6 +12,9 @@
 struct queue {
 	sqlite3 *db;
 	char *path;
+	sqlite3_stmt
+	    *revs; /* list.c's revisions of a series, kept for the
+		      next series (a list of 10 000 prepares it once) */
 };
 
 /* QUEUE_ERROR's codes are SQLite's result codes (its errors said). */
