@@ -406,9 +406,20 @@ cmd_queue_main(int argc, char **argv)
 	GError *err = NULL;
 	int rc;
 
+	/* the usage line says "lore-am queue [OPTION...] [ID]" */
+	g_set_prgname("lore-am queue");
 	g_option_context_set_summary(ctx, queue_summary);
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		/* glib's "[OPTION\u2026]" is "[OPTION?]" in the C locale */
+		g_autofree char *h = g_option_context_get_help(ctx, TRUE, NULL);
+		g_auto(GStrv) parts = g_strsplit(h, "\u2026", -1);
+		g_autofree char *text = g_strjoinv("...", parts);
+
+		fputs(text, stdout);
+		rc = LORE_OK;
+	} else if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		lore_err("queue: %s (see lore-am queue --help)", err->message);
 		g_error_free(err);
 		rc = LORE_EUSAGE;
