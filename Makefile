@@ -47,7 +47,7 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSI
 ALL_LDFLAGS = $(LDFLAGS)
 # libcurl and libsqlite3 are not linked: filter/core/dynlib.c loads
 # libcurl when a fetch needs it (filter/source/curllib.h), libsqlite3 when
-# an index does (filter/source/sqlitelib.h)
+# an index does (filter/core/sqlitelib.h)
 LIBS      = $(shell pkg-config --libs $(filter-out libcurl sqlite3,$(PKGS)))
 # glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
 # itself is loaded when a signed patch is checked (filter/attest/dkimv.c), and
@@ -125,7 +125,7 @@ tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 # The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
 # `make check` replays the saved crash inputs and the seeds through them.
 FUZZ_NAMES = message thread subject trailer mboxrd gzip dnstxt appendlog \
-	pullreq gate tyjson prereq url
+	pullreq gate tyjson prereq url maintainers
 FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
 
 fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a

@@ -22,6 +22,8 @@ mkdir -p "$HOME"
 export GIT_CONFIG_NOSYSTEM=1
 export GIT_CONFIG_GLOBAL=$HOME/.gitconfig
 unset GIT_CONFIG_COUNT GIT_DIR GIT_WORK_TREE XDG_CONFIG_HOME XDG_CACHE_HOME
+# the queue's file (and b4's) in $HOME, never the caller's
+unset XDG_DATA_HOME
 export XDG_CACHE_HOME=$TRASH/cache
 export LC_ALL=C.UTF-8 TZ=UTC
 git config --global user.name "Test Maintainer"

@@ -25,7 +25,7 @@ is "$(wc -c <err)" 0 "... and nothing is said on success"
 
 pt --status-header -o o2 -m one.mbox <"$p2"
 is "$(sed 1q out)" \
-	"X-Lore-Am: status=complete; revision=1; patches=5/5; series=$stem; attestation=none" \
+	"X-Lore-Am: status=complete; revision=1; patches=5/5; series=$stem; state=reviewed; reviews=2,3,2,1,3; attestation=none" \
 	"--status-header: the header says series, revision, completeness"
 sed 1d out | cmp -s - "$p2"
 ok $? "... and it is the only change"

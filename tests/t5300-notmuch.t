@@ -56,7 +56,8 @@ notmuch new >"$TRASH/out1" 2>"$TRASH/err1"
 is $? 0 "notmuch new runs the hook and succeeds"
 one=$(notmuch search --output=threads id:"$ONE_ID")
 two=$(notmuch search --output=threads id:"$TWO_ID")
-is "$(runs)" 3 "lore-am ran once per series (twice for the incomplete one), not once per new message"
+# (and once more for the queue's tags of every series done: lore-am queue)
+is "$(runs)" 4 "lore-am ran once per series (twice for the incomplete one), not once per new message"
 is "$(notmuch count "$two and tag:am-ready") $(notmuch count "$two")" \
 	"$(notmuch count "$two") $(notmuch count "$two")" \
 	"the complete series' thread is tagged am-ready"
@@ -80,7 +81,7 @@ is "$(runs)" 0 "a run with no new mail does no thread again"
 # 2. patch 3/5 arrives: the series is complete
 cp "$TRASH/patch3" "$mail/lists/new/patch3"
 notmuch new >/dev/null 2>"$TRASH/err2"
-is "$(runs)" 1 "the new patch redoes its thread only"
+is "$(runs)" 2 "the new patch redoes its thread only"
 is "$(notmuch search --output=tags "$one" | grep '^am-' | sort | tr '\n' ' ')" \
 	"am-ready " "the thread is now am-ready, the old tags gone"
 expect_args "$ONE_ID" "$TRASH/exp-one" >/dev/null 2>&1
@@ -106,7 +107,7 @@ EOM
 # and a mail that is no patch at all
 chat_mail "$mail/lists/new/chat"
 notmuch new >/dev/null 2>&1
-is "$(runs)" 1 "a new review redoes its thread; other mail is left alone"
+is "$(runs)" 2 "a new review redoes its thread; other mail is left alone"
 grep -q '^Reviewed-by: Zed Reviewer <zed@example.net>' \
 	"$HOME/patches/${exp_two##*/}"
 ok $? "the review's trailer is in the updated mbox"

@@ -74,6 +74,9 @@ rc() {
 			for v in LORE_AM_REAL LORE_TOOL_LOGS; do
 				[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 			done
+			# the queue's file in the test's own folder, each agent
+			# its own: the agent sets HOME from the password file
+			echo "XDG_DATA_HOME=$TRASH/$_m-data"
 			for v in "$@"; do echo "${v%%=*}=\"${v#*=}\""; done
 			[ -n "${plain:-}" ] ||
 				echo "INCLUDERC=$SRC_DIR/hooks/procmailrc"
@@ -83,6 +86,7 @@ rc() {
 	else
 		{
 			echo "PATH=\"$PATH\""
+			echo "XDG_DATA_HOME=\"$TRASH/$_m-data\""
 			for v in "$@"; do echo "${v%%=*}=\"${v#*=}\""; done
 			[ -n "${plain:-}" ] ||
 				echo "include \"$SRC_DIR/hooks/maildrop\""
@@ -149,9 +153,9 @@ for m in "$@"; do
 		esac
 	done
 	is "$same" "$n" "$m, filter: each mail gains only the X-Lore-Am header"
-	is "$h1" "X-Lore-Am: status=incomplete; revision=1; patches=1/3; missing=2,3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx); attestation=none" \
+	is "$h1" "X-Lore-Am: status=incomplete; revision=1; patches=1/3; missing=2,3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx); state=new; reviews=0,0,0; attestation=none" \
 		"$m, filter: patch 1/3 is marked incomplete, 2 and 3 missing"
-	is "$h3" "X-Lore-Am: status=complete; revision=1; patches=3/3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx); attestation=none" \
+	is "$h3" "X-Lore-Am: status=complete; revision=1; patches=3/3; series=$(basename "$(only_file "$HOME/$m-hdr" '*.mbx')" .mbx); state=complete; reviews=0,0,0; attestation=none" \
 		"$m, filter: patch 3/3 completes the series"
 	deliver "$m" "$TRASH/$m-hdr.rc" "$TRASH/lunch"
 	check "$m, filter: a mail that is no patch is left alone" \

@@ -50,6 +50,7 @@ if command -v procmail >/dev/null; then
 		done
 		echo "LORE_AM_ARGS=\"-m $box\""
 		echo "LORE_AM_DIR=$TRASH/patches"
+		echo "XDG_DATA_HOME=$TRASH/data"
 		echo "INCLUDERC=$SRC_DIR/hooks/procmailrc"
 		echo ":0"
 		echo "$box/"

@@ -70,6 +70,7 @@ if command -v procmail >/dev/null; then
 		echo "LOGFILE=$TRASH/procmail.log"
 		echo "LORE_AM_ARGS=\"-m $box\""
 		echo "LORE_AM_DIR=\"$HOME/pm-patches\""
+		echo "XDG_DATA_HOME=\"$HOME/.local/share\""
 		echo "INCLUDERC=$pfx/share/lore-am/procmailrc"
 		echo ":0"
 		echo "$box/"

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-ty.sh"
-plan 20
+plan 21
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org \
@@ -57,6 +57,9 @@ check "b4 ty -l: nothing left to thank" grep -q "No thanks necessary" "$TRASH/l.
 
 # again, from the same tracking file
 mv "$data/$name.sent" "$data/$name"
+# the queue's mark is lore-am ty's own, not read back from the .sent file
+is "$("$LORE_AM" queue | awk '{ print $1 }')" thanked \
+	"the queue says thanked, the .sent file gone"
 "$LORE_AM" ty -a -o "$TRASH/out" 2>"$TRASH/stale.err"
 is "$?.$(cat "$TRASH/stale.err")" \
 	"74.lore-am: '$TRASH/out' holds .thanks files: send them (or delete them) first, as b4 ty asks" \

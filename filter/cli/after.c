@@ -15,6 +15,7 @@
 #include "git/stable.h"
 #include "git/track.h"
 #include "git/treecheck.h"
+#include "queue/queue.h"
 #include "core/util.h"
 #include "write/amsave.h"
 #include "write/writer.h"
@@ -192,6 +193,24 @@ track(struct thread *t, const struct amjob_result *r, const struct cli *c,
 	}
 }
 
+/* The queue's "applied" (queue.h), with the commits it became. */
+static void
+queue_applied(struct config *cfg, const char *target, const char *onto,
+	      const char *tip)
+{
+	const char *on = config_get(cfg, "queue", NULL);
+	g_autofree char *note = g_strdup_printf("%.12s..%.12s", onto, tip);
+	GError *err = NULL;
+
+	if (on && !config_bool(on))
+		return;
+	if (queue_mark_note(target, "applied", note, &err)) {
+		lore_err("warning: the queue does not say it applied: %s",
+			 err->message);
+		g_error_free(err);
+	}
+}
+
 /* After --apply onto HEAD: what git am made of the files that differ. */
 static void
 report_differ(int rc, int differ, guint need)
@@ -211,7 +230,7 @@ report_differ(int rc, int differ, guint need)
 static int
 do_apply(struct thread *t, const struct treecheck *tc,
 	 const struct amjob_result *r, const struct cli *c, struct config *cfg,
-	 const char *base, int differ)
+	 const char *base, int differ, const char *target)
 {
 	struct apply_job j = {0};
 	g_autofree char *tpl = NULL;
@@ -261,6 +280,8 @@ do_apply(struct thread *t, const struct treecheck *tc,
 			 "stays applied");
 	if (!rc && config_bool(config_get(cfg, "track", NULL)))
 		track(t, r, c, j.onto, j.tip);
+	if (!rc && target)
+		queue_applied(cfg, target, j.onto, j.tip);
 	/* once applied, the guard stays to the end of the run: a signal
 	 * now must not turn the exit status into a failure */
 	if (rc)
@@ -394,7 +415,8 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 		if (c->prep_3way && top)
 			prep3way_run(r.mbox);
 		if (mode != APPLY_NONE)
-			rc = do_apply(s->thread, &tc, &r, c, cfg, base, differ);
+			rc = do_apply(s->thread, &tc, &r, c, cfg, base, differ,
+				      o->target);
 	}
 out:
 	/* as b4 am does, but never for a part of a series (the notmuch

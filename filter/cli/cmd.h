@@ -33,6 +33,10 @@ extern const struct cmd cmd_pr;		 /* cmd_pr.c: the word pr */
 extern const struct cmd cmd_dig;	 /* cmd_dig.c: the word dig */
 extern const struct cmd cmd_ty;		 /* cmd_ty.c: the word ty */
 
+/* `lore-am queue ...` (cmd_queue.c): @argv from the word "queue" on, its
+ * own options. A lore_status, reported. */
+int cmd_queue_main(int argc, char **argv);
+
 /* The command the options ask for. */
 const struct cmd *cmd_pick(const struct cli *c);
 

@@ -19,6 +19,7 @@
 #include "git/tymatch.h"
 #include "git/tyout.h"
 #include "mail/message.h"
+#include "queue/queue.h"
 #include "write/deliver.h"
 
 #include <errno.h>
@@ -223,6 +224,25 @@ say_partial(struct ty_run *r, const struct ty_series *s, char *const *ids)
 
 /* write or send the thanks for @s with the commits @ids, then retire its
  * tracking file; FALSE (reported) when either failed */
+/*
+ * The queue's "thanked" (queue/queue.h), unless lore-am.queue is off. The
+ * .sent file is b4's record and the queue reads it too: a series the
+ * queue never saw (tracked by b4 shazam) is no error.
+ */
+static void
+ty_queue_mark(const struct ty_run *r, const char *msgid)
+{
+	const char *on = config_get(r->cfg, "queue", NULL);
+	GError *e = NULL;
+
+	if (!msgid || (on && !config_bool(on)))
+		return;
+	if (queue_mark(msgid, "thanked", &e) && e->code != LORE_ENOTFOUND)
+		lore_err("warning: the queue does not say it thanked: %s",
+			 e->message);
+	g_clear_error(&e);
+}
+
 static gboolean
 thank(struct ty_run *r, const struct ty_series *s, char *const *ids)
 {
@@ -255,6 +275,7 @@ thank(struct ty_run *r, const struct ty_series *s, char *const *ids)
 		worst(r, LORE_EIO);
 		return FALSE;
 	}
+	ty_queue_mark(r, s->msgid);
 	return TRUE;
 }
 

@@ -308,6 +308,8 @@ static const char summary[] =
     "lore-am pr [-e] [MSGID]: fetch the pull request mail's branch\n"
     "into FETCH_HEAD and check it (-e: write its commits as a series).\n"
     "lore-am dig COMMIT: find the series COMMIT was applied from.\n"
+    "lore-am queue: the series seen and their state (lore-am queue "
+    "--help).\n"
     "\n"
     "Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
     "message; 2 usage or unreadable input; 4 a pull request's fetched\n"
@@ -443,6 +445,9 @@ main(int argc, char **argv)
 	    "GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
 	    glib_fatal, NULL);
 	g_set_prgname("lore-am");
+	/* a word with options of its own */
+	if (argc > 1 && !strcmp(argv[1], "queue"))
+		return cmd_queue_main(argc - 1, argv + 1);
 	rc = parse(argc, argv);
 	if (rc == PARSE_DONE) {
 		rc = 0;

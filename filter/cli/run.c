@@ -20,6 +20,7 @@
 #include "source/nm.h"
 #include "write/passthrough.h"
 #include "cli/pipesep.h"
+#include "queue/queue.h"
 #include "cli/runopts.h"
 #include "cli/stitch.h"
 #include "source/gather.h"
@@ -270,7 +271,7 @@ new_gather(struct cli *c, struct config *cfg, const char *target,
  */
 static int
 work(struct cli *c, struct config *cfg, struct message *piped,
-     const char *target, struct amjob_result *res)
+     const char *target, struct amjob_result *res, struct queue_seen *seen)
 {
 	struct amjob_opts o = {0};
 	struct lore_opts lo = {0};
@@ -313,6 +314,8 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		gather_set_archive(g, source_lore_new(&lo));
 	if ((rc = choice_make(ch, g, t, target, &s)))
 		goto out;
+	/* the queue's state of the series, before anything is written */
+	queue_note(cfg, s, target, c->sloppy, seen);
 	runopts_am(&o, c, cfg);
 	o.target = target;
 	o.result = res;
@@ -407,7 +410,7 @@ run_cli(struct cli *c)
 		return rc;
 	}
 	cfg = config_load();
-	rc = work(c, cfg, piped, target, NULL);
+	rc = work(c, cfg, piped, target, NULL, NULL);
 	config_free(cfg);
 	return rc;
 }
@@ -431,7 +434,7 @@ run_gather(struct gather *g, const char *target, struct message *piped,
 /* The series work of --passthrough, on the message kept in @pt. */
 static int
 passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
-		 struct amjob_result *res)
+		 struct amjob_result *res, struct queue_seen *seen)
 {
 	const guint8 *p = pt->buf->data;
 	struct message *msg;
@@ -474,7 +477,7 @@ passthrough_work(struct cli *c, struct config *cfg, struct passthrough *pt,
 
 		/* a filter's log holds many mails: each line names its own */
 		lore_err_about = about;
-		rc = work(c, cfg, msg, target, res);
+		rc = work(c, cfg, msg, target, res, seen);
 		lore_err_about = NULL;
 		return rc;
 	}
@@ -491,6 +494,7 @@ run_passthrough(struct cli *c, int usage_rc)
 {
 	struct passthrough pt;
 	struct amjob_result res = {0};
+	struct queue_seen seen = {0};
 	struct config *cfg = NULL;
 	g_autofree char *status = NULL;
 	GError *err = NULL;
@@ -510,9 +514,9 @@ run_passthrough(struct cli *c, int usage_rc)
 		header = c->status_header ||
 			 config_bool(config_get(cfg, "status-header", NULL));
 		if (!rc)
-			rc = passthrough_work(c, cfg, &pt, &res);
+			rc = passthrough_work(c, cfg, &pt, &res, &seen);
 		if (header)
-			status = passthrough_status(&res, rc);
+			status = passthrough_status(&res, rc, &seen);
 	}
 	if (!passthrough_write(&pt, STDOUT_FILENO, status, &err)) {
 		lore_err("%s", err->message);
@@ -520,6 +524,7 @@ run_passthrough(struct cli *c, int usage_rc)
 		g_clear_error(&err);
 	}
 	amjob_result_clear(&res);
+	queue_seen_clear(&seen);
 	passthrough_clear(&pt);
 	config_free(cfg);
 	return copy_rc;

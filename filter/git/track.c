@@ -7,6 +7,7 @@
  * `b4 ty --auto` computes and matches, and the commits go in too.
  */
 #include "git/track.h"
+#include "core/json.h"
 #include "core/gitrun.h"
 #include "mail/mbox.h"
 #include "git/mergemsg.h"
@@ -86,29 +87,6 @@ track_pwhash(const char *diff, gsize len)
 	out = g_strdup(g_checksum_get_string(c));
 	g_checksum_free(c);
 	return out;
-}
-
-static void
-json_str(GString *j, const char *s)
-{
-	const char *p;
-
-	g_string_append_c(j, '"');
-	for (p = s ? s : ""; *p; p++) {
-		guchar ch = *p;
-
-		if (ch == '"' || ch == '\\')
-			g_string_append_printf(j, "\\%c", ch);
-		else if (ch == '\n')
-			g_string_append(j, "\\n");
-		else if (ch == '\t')
-			g_string_append(j, "\\t");
-		else if (ch < 0x20)
-			g_string_append_printf(j, "\\u%04x", ch);
-		else
-			g_string_append_c(j, ch);
-	}
-	g_string_append_c(j, '"');
 }
 
 static gboolean
@@ -386,7 +364,7 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 		for (i = 0; i < G_N_ELEMENTS(fields); i++) {
 			g_string_append_printf(
 			    j, "%s\n    \"%s\": ", i ? "," : "{", fields[i][0]);
-			json_str(j, fields[i][1]);
+			json_str(j, fields[i][1] ?: "", -1);
 		}
 	}
 	g_string_append_printf(j,
@@ -404,13 +382,13 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 		    g_strdup_printf("%0*d/%d", width, s.counter, s.expected);
 		g_string_append(j, i ? ",\n        [\n            "
 				     : "\n        [\n            ");
-		json_str(j, s.title);
+		json_str(j, s.title ?: "", -1);
 		g_string_append(j, ",\n            ");
-		json_str(j, hashes->pdata[i]);
+		json_str(j, hashes->pdata[i] ?: "", -1);
 		g_string_append(j, ",\n            ");
-		json_str(j, m->msgid);
+		json_str(j, m->msgid ?: "", -1);
 		g_string_append(j, ",\n            ");
-		json_str(j, prefix);
+		json_str(j, prefix ?: "", -1);
 		g_string_append(j, "\n        ]");
 		subject_clear(&s);
 	}

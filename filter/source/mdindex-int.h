@@ -19,7 +19,7 @@
 
 #include <glib.h>
 
-#include "source/sqlitelib.h" /* the sqlite3_*() calls go through it */
+#include "core/sqlitelib.h" /* the sqlite3_*() calls go through it */
 #include "thread/thread.h"
 
 #define MDINDEX_VERSION 1

@@ -94,7 +94,8 @@ passthrough_read(struct passthrough *pt, int fd, size_t max, GError **err)
 }
 
 char *
-passthrough_status(const struct amjob_result *r, int rc)
+passthrough_status(const struct amjob_result *r, int rc,
+		   const struct queue_seen *q)
 {
 	GString *s = g_string_new("status=");
 	gboolean series = r && r->revision > 0;
@@ -118,6 +119,11 @@ passthrough_status(const struct amjob_result *r, int rc)
 				       g_array_index(r->missing, int, i));
 	if (r->stem)
 		g_string_append_printf(s, "; series=%s", r->stem);
+	/* the queue's word on the mail's own revision (queue.h) */
+	if (q && q->known)
+		g_string_append_printf(s, "; state=%s; reviews=%s",
+				       queue_state_name(q->state),
+				       q->reviews ? q->reviews : "");
 	g_string_append_printf(s, "; attestation=%s",
 			       r->attestation ? r->attestation : "none");
 	if (r->gate && strcmp(r->gate, "pass"))

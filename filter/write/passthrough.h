@@ -12,6 +12,11 @@
  *   series=STEM                            (the NAME of NAME.mbx)
  *   code=N                                 (with status=error: the exit
  *                                           status lore-am would have given)
+ *   state=STATE; reviews=N,N,...           (the queue's state of the mail's
+ *                                           own revision, queue.h, and the
+ *                                           Reviewed/Acked/Tested-by count
+ *                                           of each of its patches)
+ *   attestation=...                        (attest_outcome(); always last)
  *
  * Ownership: struct passthrough owns what it read; passthrough_clear()
  * frees it. Strings returned are the caller's (g_free).
@@ -22,6 +27,7 @@
 #include <glib.h>
 #include <stddef.h>
 
+#include "queue/queue.h"
 #include "write/amjob.h"
 
 /* Messages larger than this are copied through without the series work. */
@@ -45,9 +51,11 @@ gboolean passthrough_read(struct passthrough *pt, int fd, size_t max,
 
 /*
  * The X-Lore-Am value for a series job that returned @rc (a lore_status)
- * with result @r (may be NULL when the job did not run).
+ * with result @r (may be NULL when the job did not run), and what the
+ * queue recorded of the mail @q (may be NULL).
  */
-char *passthrough_status(const struct amjob_result *r, int rc);
+char *passthrough_status(const struct amjob_result *r, int rc,
+			 const struct queue_seen *q);
 
 /*
  * Write the input to @out_fd unchanged, with "X-Lore-Am: @status" first in

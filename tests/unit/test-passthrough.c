@@ -172,7 +172,7 @@ main(void)
 				g_array_append_val(r.missing,
 						   statuses[i].missing[k]);
 		}
-		got = passthrough_status(&r, statuses[i].rc);
+		got = passthrough_status(&r, statuses[i].rc, NULL);
 		tap_is_str(got, statuses[i].want, "status: %s",
 			   statuses[i].want);
 		g_free(got);
@@ -180,9 +180,24 @@ main(void)
 			g_array_unref(r.missing);
 	}
 	{
-		char *got = passthrough_status(NULL, LORE_ETEMP);
+		char *got = passthrough_status(NULL, LORE_ETEMP, NULL);
 
 		tap_is_str(got, "status=error; code=75", "status: job not run");
+		g_free(got);
+	}
+	{
+		struct amjob_result r = {0};
+		struct queue_seen q = {TRUE, QUEUE_SUPERSEDED, 1, "2,0,1"};
+		char *got;
+
+		r.revision = 2;
+		r.expected = r.present = 3;
+		got = passthrough_status(&r, LORE_OK, &q);
+		tap_is_str(got,
+			   "status=complete; revision=2; patches=3/3; "
+			   "state=superseded; reviews=2,0,1; attestation=none",
+			   "status: the queue's state and reviews, then "
+			   "attestation");
 		g_free(got);
 	}
 	return tap_done();

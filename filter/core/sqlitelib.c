@@ -2,7 +2,7 @@
  * sqlitelib.c - libsqlite3's table for core/dynlib.c: its soname and the
  * functions sqlitelib.h lists.
  */
-#include "source/sqlitelib.h"
+#include "core/sqlitelib.h"
 
 struct sqlitelib sqlitelib;
 

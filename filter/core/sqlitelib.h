@@ -1,15 +1,16 @@
 /*
- * sqlitelib.h - libsqlite3, loaded on first use (core/dynlib.h) instead of
- * linked. Only an indexed -m mailbox needs it; linking it relocated the
+ * sqlitelib.h - libsqlite3, loaded on first use (dynlib.h) instead of
+ * linked. Only an indexed -m mailbox (source/mdindex) and the queue's
+ * state (queue/) need it; linking it relocated the
  * library before main() in every run: `lore-am --version` went from 4.92 M
  * to 6.38 M instructions with libsqlite3 and libresolv linked, and the
  * mail filter (--passthrough) starts once per incoming mail.
  *
- * The index (mdindex-int.h) includes this instead of <sqlite3.h> and calls
- * SQLite by its own names, each a call through sqlitelib's pointers:
- * mdindex_open() loads the library before its first sqlite3_open_v2(), and
- * every other call takes the connection or statement that made, so none
- * runs without it.
+ * The index (mdindex-int.h) and the queue include this instead of
+ * <sqlite3.h> and call SQLite by its own names, each a call through
+ * sqlitelib's pointers: mdindex_open() and queue_open() load the library
+ * before their first sqlite3_open_v2(), and every other call takes the
+ * connection or statement that made, so none runs without it.
  */
 #ifndef LORE_SQLITELIB_H
 #define LORE_SQLITELIB_H
@@ -18,7 +19,7 @@
 
 #include <sqlite3.h>
 
-/* Every SQLite function the index calls. */
+/* Every SQLite function the index and the queue call. */
 #define SQLITELIB_FUNCTIONS(X, lib)                                            \
 	X(lib, sqlite3_open_v2)                                                \
 	X(lib, sqlite3_close_v2)                                               \
@@ -36,6 +37,7 @@
 	X(lib, sqlite3_column_int64)                                           \
 	X(lib, sqlite3_column_text)                                            \
 	X(lib, sqlite3_last_insert_rowid)                                      \
+	X(lib, sqlite3_changes)                                                \
 	X(lib, sqlite3_errmsg)                                                 \
 	X(lib, sqlite3_errstr)
 
@@ -63,6 +65,7 @@ extern struct sqlitelib sqlitelib;
 #define sqlite3_column_int64 SQLITELIB_CALL(sqlite3_column_int64)
 #define sqlite3_column_text SQLITELIB_CALL(sqlite3_column_text)
 #define sqlite3_last_insert_rowid SQLITELIB_CALL(sqlite3_last_insert_rowid)
+#define sqlite3_changes SQLITELIB_CALL(sqlite3_changes)
 #define sqlite3_errmsg SQLITELIB_CALL(sqlite3_errmsg)
 #define sqlite3_errstr SQLITELIB_CALL(sqlite3_errstr)
 

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# queue-bench.sh - what the queue (filter/queue/) costs.
+#
+#   bench/queue-bench.sh [-n RUNS]
+#
+# 1. The mail filter with and without the queue: every mail of a
+#    generated thread (--preset small: 5 patches, 20 replies) piped, in
+#    arrival order, through `lore-am --passthrough --status-header -q -m
+#    THREAD -o OUT`, once with lore-am.queue = true (the state recorded,
+#    state= in the header) and once with it false: instructions per mail
+#    (callgrind, the sum over the 26 mails; the machine may be loaded)
+#    and the median wall time of the whole delivery (RUNS times).
+# 2. `lore-am queue` over a queue of 10 000 series (5 patches and 6
+#    messages each, written straight into the SQLite file): instructions
+#    and median time of the text list, --format=json and --ready.
+set -euo pipefail
+runs=5
+if [ "${1:-}" = -n ]; then runs=${2:?}; fi
+src=$(cd "$(dirname "$0")/.." && pwd)
+lore_am=${LORE_AM:-$src/lore-am}
+[ -x "$lore_am" ] || { echo "queue-bench.sh: build lore-am first (make)" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "queue-bench.sh: needs valgrind" >&2; exit 2; }
+command -v sqlite3 >/dev/null || { echo "queue-bench.sh: needs sqlite3" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-queue.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$tmp/gitconfig
+unset XDG_DATA_HOME
+mkdir -p "$HOME"
+: >"$GIT_CONFIG_GLOBAL"
+
+"$src/bench/gen-thread.sh" --preset small -o "$tmp/t.mbox" >/dev/null
+mkdir -p "$tmp/split"
+git mailsplit --mboxrd -o"$tmp/split" "$tmp/t.mbox" >/dev/null
+n=$(ls "$tmp/split" | wc -l)
+
+deliver_all() {
+	for f in "$tmp"/split/*; do
+		"$lore_am" --passthrough --status-header -q -o "$tmp/o" \
+			-m "$tmp/t.mbox" <"$f" >/dev/null 2>&1
+	done
+}
+# instructions of "$@" (callgrind's count)
+insns() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+		2>&1 >/dev/null | sed -n 's/.*Collected : //p' | tail -1
+}
+mail_insns() {
+	local sum=0 i
+	for f in "$tmp"/split/*; do
+		i=$(insns "$lore_am" --passthrough --status-header -q \
+			-o "$tmp/o" -m "$tmp/t.mbox" <"$f")
+		sum=$((sum + i))
+	done
+	echo $((sum / n))
+}
+median_ms() {
+	for _ in $(seq "$runs"); do
+		s=$(date +%s%N)
+		"$@"
+		e=$(date +%s%N)
+		echo $(((e - s) / 1000))
+	done | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)] / 1000}'
+}
+
+echo "1. --passthrough, $n mails of a small thread, per mail"
+for q in false true; do
+	git config --global lore-am.queue $q
+	rm -rf "$HOME/.local/share/lore-am"
+	deliver_all
+	i=$(mail_insns)
+	t=$(median_ms deliver_all)
+	printf '   lore-am.queue=%-5s %12s instructions/mail  %8s ms/mail\n' \
+		"$q" "$i" "$(echo "$t $n" | awk '{printf "%.2f", $1 / $2}')"
+done
+git config --global --unset lore-am.queue
+
+echo "2. lore-am queue over 10 000 series"
+q=$HOME/.local/share/lore-am/queue.sqlite
+rm -rf "$HOME/.local/share/lore-am"
+# the file made by lore-am (schema, ids), then filled
+"$lore_am" --passthrough -q -o "$tmp/o" -m "$tmp/t.mbox" \
+	<"$(ls "$tmp"/split/* | tail -1)" >/dev/null 2>&1
+sqlite3 "$q" <<'SQL'
+DELETE FROM messages; DELETE FROM revisions; DELETE FROM series;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
+INSERT INTO series(id, key, author, title, subject, first_seen, last_seen,
+	applied, thanked, rejected)
+SELECT i, 'msgid:cover.' || i || '@example.org', 'dev' || (i % 97) || '@example.org',
+	'part ' || i || ': do the thing', '[PATCH 0/5] part ' || i || ': do the thing',
+	1700000000 + i * 60, 1700000000 + i * 60,
+	CASE WHEN i % 10 = 0 THEN 1 ELSE 0 END, 0, 0 FROM n;
+INSERT INTO revisions SELECT id, 1, 'cover.' || id || '@example.org', 5,
+	CASE WHEN id % 7 = 0 THEN 3 ELSE 5 END,
+	CASE WHEN id % 3 = 0 THEN '1/0/0 1/0/0 0/1/0 1/0/0 0/0/1' ELSE '1/0/0 0/0/0 0/0/0 0/0/0 0/0/0' END,
+	'drivers/part' || id || '.c', 1700000000 + id * 60 FROM series;
+WITH RECURSIVE k(j) AS (SELECT 0 UNION ALL SELECT j + 1 FROM k WHERE j < 5)
+INSERT INTO messages SELECT 'm' || j || '.' || id || '@example.org', id, 1
+	FROM series, k;
+SQL
+for args in "" "--format=json" "--ready"; do
+	rows=$("$lore_am" queue $args | wc -l)
+	printf '   lore-am queue %-14s %12s instructions  %8s ms  (%s lines)\n' \
+		"$args" "$(insns "$lore_am" queue $args)" \
+		"$(median_ms sh -c "'$lore_am' queue $args >/dev/null")" "$rows"
+done

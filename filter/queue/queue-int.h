@@ -1,0 +1,61 @@
+/*
+ * queue-int.h - what the queue's files share: the open store and its
+ * statements (queuedb.c), the state of a revision from what is stored.
+ * Not for use outside queue/.
+ */
+#ifndef LORE_QUEUE_INT_H
+#define LORE_QUEUE_INT_H
+
+#include "core/sqlitelib.h"
+#include "queue/queue.h"
+
+struct queue {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt
+	    *revs; /* list.c's revisions of a series, kept for the
+		      next series (a list of 10 000 prepares it once) */
+};
+
+/* QUEUE_ERROR's codes are SQLite's result codes (its errors said). */
+#define QUEUE_ERROR (queue_error_quark())
+GQuark queue_error_quark(void);
+
+/* FALSE with @err (naming the file) when @rc is not SQLite's success. */
+gboolean queue_check(struct queue *q, int rc, GError **err);
+/* One statement without results. */
+gboolean queue_exec(struct queue *q, const char *sql, GError **err);
+/* @sql prepared, NULL with @err. */
+sqlite3_stmt *queue_prepare(struct queue *q, const char *sql, GError **err);
+/* The first column of @sql's first row with @text bound to ?1 (may be
+ * NULL: no binding), or @dflt when there is no row. */
+gint64 queue_int(struct queue *q, const char *sql, const char *text,
+		 gint64 dflt);
+
+/* BEGIN IMMEDIATE: one writer at a time, the others wait (busy timeout). */
+gboolean queue_begin(struct queue *q, GError **err);
+/* COMMIT, or ROLLBACK when @ok is FALSE; FALSE when not committed. */
+gboolean queue_end(struct queue *q, gboolean ok, GError **err);
+
+/* A column's text, "" for NULL (borrowed from @st until its next step). */
+const char *queue_col(sqlite3_stmt *st, int col);
+
+/*
+ * The state of revision @rev of a series whose latest is @latest, marked
+ * applied/thanked/rejected at the revisions given (0: none), from its
+ * counts: @expected patches, @present of them, @reviewed with a review.
+ */
+enum queue_state queue_rev_state(int rev, int latest, int applied, int thanked,
+				 int rejected, int expected, int present,
+				 int reviewed);
+
+/* The patches of a "R/A/T R/A/T ..." list with at least one review,
+ * and the reviews in all. */
+void queue_count_reviews(const char *reviews, int *patches, int *total);
+
+/* b4 ty's thanks: every NAME.am.sent tracking file in $XDG_DATA_HOME/b4 marks
+ * its series thanked (b4sent.c). Errors are ignored: b4's files are a
+ * hint. */
+void queue_b4_sent(struct queue *q);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * queuedb.c - the queue's SQLite file: where it is, opened in WAL mode
+ * with a busy timeout (SQLite's own locking makes one writer at a time
+ * across processes), its schema, a corrupt file set aside, and the
+ * state names.
+ */
+#include "queue/queue-int.h"
+#include "core/util.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+/* "LORQ": the file is lore-am's queue, not another program's database */
+#define QUEUE_APP_ID 0x4c4f5251
+#define QUEUE_SCHEMA 1
+/* deliveries at once wait for each other this long, in milliseconds */
+#define QUEUE_BUSY_MS 10000
+
+G_DEFINE_QUARK(lore - am - queue - error - quark, queue_error)
+
+static const char *const state_names[QUEUE_N_STATES] = {
+    "new",     "complete", "reviewed", "superseded",
+    "applied", "thanked",  "rejected",
+};
+
+const char *
+queue_state_name(enum queue_state s)
+{
+	return s < QUEUE_N_STATES ? state_names[s] : "unknown";
+}
+
+gboolean
+queue_state_parse(const char *name, enum queue_state *out)
+{
+	guint i;
+
+	for (i = 0; i < QUEUE_N_STATES; i++) {
+		if (!g_ascii_strcasecmp(name, state_names[i])) {
+			*out = (enum queue_state)i;
+			return TRUE;
+		}
+	}
+	return FALSE;
+}
+
+void
+queue_seen_clear(struct queue_seen *s)
+{
+	g_free(s->reviews);
+	memset(s, 0, sizeof(*s));
+}
+
+char *
+queue_path(void)
+{
+	const char *x = g_getenv("XDG_DATA_HOME");
+
+	if (x && *x)
+		return g_build_filename(x, "lore-am", "queue.sqlite", NULL);
+	return g_build_filename(g_get_home_dir(), ".local", "share", "lore-am",
+				"queue.sqlite", NULL);
+}
+
+gboolean
+queue_check(struct queue *q, int rc, GError **err)
+{
+	if (rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return TRUE;
+	if (err && !*err)
+		g_set_error(err, QUEUE_ERROR, rc, "%s",
+			    q->db ? sqlite3_errmsg(q->db) : sqlite3_errstr(rc));
+	return FALSE;
+}
+
+gboolean
+queue_exec(struct queue *q, const char *sql, GError **err)
+{
+	return queue_check(q, sqlite3_exec(q->db, sql, NULL, NULL, NULL), err);
+}
+
+sqlite3_stmt *
+queue_prepare(struct queue *q, const char *sql, GError **err)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (!queue_check(q, sqlite3_prepare_v2(q->db, sql, -1, &st, NULL), err))
+		return NULL;
+	return st;
+}
+
+gint64
+queue_int(struct queue *q, const char *sql, const char *text, gint64 dflt)
+{
+	sqlite3_stmt *st = queue_prepare(q, sql, NULL);
+	gint64 v = dflt;
+
+	if (!st)
+		return dflt;
+	if (text)
+		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+const char *
+queue_col(sqlite3_stmt *st, int col)
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+
+	return s ? s : "";
+}
+
+gboolean
+queue_begin(struct queue *q, GError **err)
+{
+	return queue_exec(q, "BEGIN IMMEDIATE", err);
+}
+
+gboolean
+queue_end(struct queue *q, gboolean ok, GError **err)
+{
+	if (ok && queue_exec(q, "COMMIT", err))
+		return TRUE;
+	queue_exec(q, "ROLLBACK", NULL);
+	return FALSE;
+}
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS series("
+    " id INTEGER PRIMARY KEY,"
+    " key TEXT NOT NULL UNIQUE,"
+    " change_id TEXT,"
+    " author TEXT NOT NULL,"
+    " title TEXT NOT NULL,"
+    " subject TEXT NOT NULL,"
+    " first_seen INTEGER NOT NULL,"
+    " last_seen INTEGER NOT NULL,"
+    " applied INTEGER NOT NULL DEFAULT 0,"
+    " applied_note TEXT,"
+    " thanked INTEGER NOT NULL DEFAULT 0,"
+    " rejected INTEGER NOT NULL DEFAULT 0);"
+    "CREATE INDEX IF NOT EXISTS series_title ON series(author, title);"
+    "CREATE INDEX IF NOT EXISTS series_change ON series(change_id);"
+    "CREATE INDEX IF NOT EXISTS series_seen ON series(last_seen);"
+    "CREATE TABLE IF NOT EXISTS revisions("
+    " series INTEGER NOT NULL,"
+    " revision INTEGER NOT NULL,"
+    " root TEXT NOT NULL,"
+    " expected INTEGER NOT NULL,"
+    " present INTEGER NOT NULL,"
+    " reviews TEXT NOT NULL,"
+    " files TEXT,"
+    " first_seen INTEGER NOT NULL,"
+    " PRIMARY KEY(series, revision));"
+    "CREATE TABLE IF NOT EXISTS messages("
+    " msgid TEXT PRIMARY KEY,"
+    " series INTEGER NOT NULL,"
+    " revision INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS messages_series ON messages(series);";
+
+/* A new file gets the schema; an existing one must be ours. */
+static gboolean
+check_schema(struct queue *q, GError **err)
+{
+	gint64 app = queue_int(q, "PRAGMA application_id", NULL, -1);
+	gint64 ver = queue_int(q, "PRAGMA user_version", NULL, -1);
+	g_autofree char *set = NULL;
+
+	if (app == QUEUE_APP_ID && ver == QUEUE_SCHEMA)
+		return TRUE;
+	if (app != 0 || ver != 0) {
+		g_set_error(err, QUEUE_ERROR, SQLITE_NOTADB, "%s",
+			    app == QUEUE_APP_ID
+				? "is from another version of lore-am"
+				: "is not lore-am's queue");
+		return FALSE;
+	}
+	set = g_strdup_printf("PRAGMA application_id = %d;"
+			      "PRAGMA user_version = %d;",
+			      QUEUE_APP_ID, QUEUE_SCHEMA);
+	return queue_begin(q, err) &&
+	       queue_end(q,
+			 queue_exec(q, schema, err) && queue_exec(q, set, err),
+			 err);
+}
+
+static gboolean
+corrupt(const GError *e)
+{
+	return e && e->domain == QUEUE_ERROR &&
+	       ((e->code & 0xff) == SQLITE_CORRUPT ||
+		(e->code & 0xff) == SQLITE_NOTADB);
+}
+
+/* The corrupt file and its journals moved aside: the next run starts a
+ * new one, rebuilt from what it sees. */
+static void
+set_aside(const char *path)
+{
+	static const char *const ext[] = {"-wal", "-shm"};
+	g_autofree char *to = g_strconcat(path, ".corrupt", NULL);
+	guint i;
+
+	if (g_rename(path, to) < 0)
+		return;
+	for (i = 0; i < G_N_ELEMENTS(ext); i++) {
+		g_autofree char *f = g_strconcat(path, ext[i], NULL);
+
+		g_unlink(f);
+	}
+}
+
+static gboolean
+open_db(struct queue *q, GError **err)
+{
+	g_autofree char *dir = g_path_get_dirname(q->path);
+
+	if (g_mkdir_with_parents(dir, 0700)) {
+		g_set_error(err, QUEUE_ERROR, SQLITE_CANTOPEN,
+			    "cannot create its folder: %s", g_strerror(errno));
+		return FALSE;
+	}
+	if (!dynlib_load(&sqlitelib.dl, err))
+		return FALSE;
+	if (!queue_check(q,
+			 sqlite3_open_v2(q->path, &q->db,
+					 SQLITE_OPEN_READWRITE |
+					     SQLITE_OPEN_CREATE |
+					     SQLITE_OPEN_NOMUTEX,
+					 NULL),
+			 err))
+		return FALSE;
+	sqlite3_busy_timeout(q->db, QUEUE_BUSY_MS);
+	/* WAL: readers never wait for the writer; NORMAL: a commit is not
+	 * synced, a checkpoint is (the queue is rebuilt from mail anyway) */
+	return queue_exec(q, "PRAGMA journal_mode = WAL", err) &&
+	       queue_exec(q, "PRAGMA synchronous = NORMAL", err) &&
+	       check_schema(q, err) &&
+	       queue_int(q, "SELECT count(*) FROM series", NULL, -1) >= 0;
+}
+
+struct queue *
+queue_open(GError **err)
+{
+	struct queue *q = g_new0(struct queue, 1);
+	GError *e = NULL;
+
+	q->path = queue_path();
+	if (open_db(q, &e)) {
+		return q;
+	}
+	if (corrupt(e))
+		set_aside(q->path);
+	g_prefix_error(&e, "%s %s: ",
+		       corrupt(e) ? "queue file set aside, to be rebuilt:"
+				  : "cannot use the queue file",
+		       q->path);
+	g_propagate_error(err, e);
+	queue_close(q);
+	return NULL;
+}
+
+void
+queue_close(struct queue *q)
+{
+	if (!q)
+		return;
+	if (q->revs)
+		sqlite3_finalize(q->revs);
+	if (q->db)
+		sqlite3_close_v2(q->db);
+	g_free(q->path);
+	g_free(q);
+}
+
+enum queue_state
+queue_rev_state(int rev, int latest, int applied, int thanked, int rejected,
+		int expected, int present, int reviewed)
+{
+	if (rev < latest)
+		return QUEUE_SUPERSEDED;
+	if (rejected == rev)
+		return QUEUE_REJECTED;
+	if (thanked == rev)
+		return QUEUE_THANKED;
+	if (applied == rev)
+		return QUEUE_APPLIED;
+	if (expected <= 0 || present < expected)
+		return QUEUE_NEW;
+	return reviewed >= expected ? QUEUE_REVIEWED : QUEUE_COMPLETE;
+}
+
+void
+queue_count_reviews(const char *reviews, int *patches, int *total)
+{
+	const char *p = reviews ? reviews : "";
+	int sum = 0;
+
+	/* "R/A/T R/A/T ...": a list of 10 000 series reads 50 000 of them,
+	 * digits summed as they come (sscanf() took most of the time) */
+	*patches = *total = 0;
+	for (;; p++) {
+		if (g_ascii_isdigit(*p)) {
+			int n = 0;
+
+			while (g_ascii_isdigit(*p) && n < 100000)
+				n = n * 10 + (*p++ - '0');
+			sum += n;
+			p--;
+		} else if (*p == ' ' || !*p) {
+			*patches += sum > 0;
+			*total += sum;
+			sum = 0;
+			if (!*p)
+				break;
+		}
+	}
+}
