@@ -36,17 +36,17 @@ git config --global lore-am.gate hardfail
 "$LORE_AM" --passthrough --status-header -o "$TRASH/o" -m "$TRASH"/u/0001-*.patch <"$TRASH"/u/0001-*.patch >"$TRASH/out" 2>"$TRASH/err"
 ok $? "--passthrough under hardfail: exit 0"
 check "the header: the series complete, gate=fail" \
-	grep -qx "X-Lore-Am: status=complete; revision=1; patches=1/1; series=[a-z0-9_]*; attestation=none; gate=fail" \
+	grep -qx "X-Lore-Am: status=complete; revision=1; patches=1/1; series=[a-z0-9_]*; state=complete; reviews=0; attestation=none; gate=fail" \
 	<(grep -m1 "^X-Lore-Am:" "$TRASH/out")
 grep -v "^X-Lore-Am:" "$TRASH/out" | cmp -s - "$TRASH"/u/0001-*.patch
 ok $? "and the mail itself unchanged"
 git config --global lore-am.gate warn
 "$LORE_AM" --passthrough --status-header -o "$TRASH/o" -m "$TRASH"/f/0001-*.patch <"$TRASH"/f/0001-*.patch >"$TRASH/out" 2>"$TRASH/err"
 check "a ! under warn: gate=warn" \
-	grep -qx "X-Lore-Am: status=complete; revision=1; patches=1/1; series=[a-z0-9_]*; attestation=none; gate=warn" \
+	grep -qx "X-Lore-Am: status=complete; revision=1; patches=1/1; series=[a-z0-9_]*; state=complete; reviews=0; attestation=none; gate=warn" \
 	<(grep -m1 "^X-Lore-Am:" "$TRASH/out")
 git config --global lore-am.gate off
 "$LORE_AM" --passthrough --status-header -o "$TRASH/o" -m "$TRASH"/u/0001-*.patch <"$TRASH"/u/0001-*.patch >"$TRASH/out" 2>"$TRASH/err"
 check "the gate off: no gate field" \
-	grep -qx "X-Lore-Am: status=complete; revision=1; patches=1/1; series=[a-z0-9_]*; attestation=none" \
+	grep -qx "X-Lore-Am: status=complete; revision=1; patches=1/1; series=[a-z0-9_]*; state=complete; reviews=0; attestation=none" \
 	<(grep -m1 "^X-Lore-Am:" "$TRASH/out")
