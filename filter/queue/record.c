@@ -308,11 +308,12 @@ merge_reviews(const char *old, const char *now)
 {
 	g_auto(GStrv) a = g_strsplit(old, " ", -1);
 	g_auto(GStrv) b = g_strsplit(now, " ", -1);
-	GString *out = g_string_new(NULL);
+	GString *out;
 	guint i;
 
 	if (g_strv_length(a) != g_strv_length(b))
 		return g_strdup(now);
+	out = g_string_new(NULL);
 	for (i = 0; b[i]; i++) {
 		unsigned r1 = 0, a1 = 0, t1 = 0, r2 = 0, a2 = 0, t2 = 0;
 
