@@ -130,7 +130,10 @@ match_one(const char *pat, const char *file)
 			depth_f += *c == '/';
 		for (c = pat; pslash && *c; c++)
 			depth_p += *c == '/';
-		return depth_f == depth_p && g_pattern_match_simple(pat, file);
+		/* GLib's globs abort on bytes that are not UTF-8 */
+		return depth_f == depth_p && g_utf8_validate(pat, -1, NULL) &&
+		       g_utf8_validate(file, -1, NULL) &&
+		       g_pattern_match_simple(pat, file);
 	}
 	if (n && pat[n - 1] == '/')
 		return !strncmp(pat, file, n);

@@ -14,15 +14,25 @@
 static GHashTable *
 pick_glob(struct series *ser, const char *glob, GError **err)
 {
-	GHashTable *set = g_hash_table_new(NULL, NULL);
-	GPatternSpec *spec = g_pattern_spec_new(glob);
+	GHashTable *set;
+	GPatternSpec *spec;
 	guint i;
+
+	/* GLib's globs abort on bytes that are not UTF-8 */
+	if (!g_utf8_validate(glob, -1, NULL)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "-P: the pattern is not UTF-8");
+		return NULL;
+	}
+	set = g_hash_table_new(NULL, NULL);
+	spec = g_pattern_spec_new(glob);
 
 	for (i = 1; i < ser->slots->len; i++) {
 		struct spatch *p =
 		    g_array_index(ser->slots, struct series_entry, i).p;
 
 		if (p && p->subj.title &&
+		    g_utf8_validate(p->subj.title, -1, NULL) &&
 		    g_pattern_spec_match_string(spec, p->subj.title))
 			g_hash_table_add(set, GINT_TO_POINTER((int)i));
 	}

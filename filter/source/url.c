@@ -81,6 +81,15 @@ url_mask_check(const char *mask, GError **err)
 			return NULL;
 		}
 	}
+	for (p = a; *p && *p != '/'; p++) {
+		if (*p == '%' || (guchar)*p >= 0x80) {
+			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+				    "archive URL '%s' must name its host in "
+				    "ASCII (punycode), without %%",
+				    mask);
+			return NULL;
+		}
+	}
 	if (strpbrk(mask, "?#")) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    "archive URL '%s' may not have a query or fragment",
