@@ -121,7 +121,7 @@ void queue_series_free(struct queue_series *s);
 
 /*
  * The series seen since @since (seconds since the epoch, 0: all), most
- * recent first; b4 ty's thanks ($XDG_DATA_HOME/b4/*.am.sent) read in first.
+ * recent first; b4 ty's thanks ($XDG_DATA_HOME/b4/NAME.am.sent) read in first.
  * A GPtrArray of struct queue_series * (owned), or NULL with @err.
  */
 GPtrArray *queue_list(struct queue *q, gint64 since, GError **err);
