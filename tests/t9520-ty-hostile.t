@@ -5,8 +5,8 @@
 # the end); a subject or References with line breaks cannot add a header;
 # a msgid that is no Message-ID is refused; a subject made of path parts
 # makes a plain file name; -t and -d take only numbers of the list; -d
-# moves the file to NAME.am.discarded as b4 does; a pull request (.pr) is
-# left to b4 ty.
+# moves the file to NAME.am.discarded as b4 does; a pull request (.pr)
+# not named after a commit id is refused, its name never given to git.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 plan 23
@@ -66,7 +66,7 @@ is "$?" 2 "-t 1-9: exit 2, for the files it could not read"
 check "each broken file named in one line" eval \
 	"[ \$(grep -c \"^lore-am: cannot read '$data/\" '$TRASH/t.err') = 4 ]"
 check "the bad Message-ID refused" grep -q "^lore-am: cannot thank for '\[PATCH\] bad id': its msgid 'a b@example.com' is no Message-ID" "$TRASH/t.err"
-check "the pull request left to b4 ty" grep -q "^lore-am: '\[GIT PULL\] a tree' is a pull request (6-pull.pr): thanks for merges are not built, run b4 ty" "$TRASH/t.err"
+check "the pull request not named after its tip: refused" grep -q "^lore-am: cannot thank for '\[GIT PULL\] a tree': '6-pull.pr' is not named TIP.pr after a commit id" "$TRASH/t.err"
 is "$(ls "$TRASH/out" | sort | tr '\n' ' ')" \
 	"pat_example_com_patch_a_change.thanks pat_example_com_patch_etc_passwd.thanks pat_example_com_patch_x_bcc_evil_example_com.thanks " \
 	"three thanks, plain file names in DIR"

@@ -10,6 +10,7 @@
 #include "core/config.h"
 #include "core/util.h"
 #include "git/pull.h"
+#include "git/track.h"
 #include "mail/pullreq.h"
 #include "series/series.h"
 #include "source/gather.h"
@@ -106,6 +107,28 @@ report(struct message *m, const struct pullreq *pr, const struct pull *p)
 	compare(pr, p);
 }
 
+/*
+ * lore-am.track: b4 pr's TIP.pr, for `lore-am ty` and `b4 ty` to thank
+ * once it is merged. As b4 pr, not for a pull HEAD already has (its
+ * thanks are past) nor for --explode (the commits go out as patches).
+ */
+static void
+track_pr(struct message *m, const struct pullreq *pr, const struct pull *p)
+{
+	GError *e = NULL;
+	gboolean fresh;
+	g_autofree char *path = track_write_pr(
+	    m, pr->url, pr->ref ? pr->ref : "HEAD", p->tip, &fresh, &e);
+
+	if (!path) {
+		lore_err("warning: no b4 ty tracking file: %s", e->message);
+		g_error_free(e);
+	} else {
+		lore_info("%s for the thanks: %s",
+			  fresh ? "Tracked" : "Already tracked", path);
+	}
+}
+
 /* --explode: the pulled commits as an am-ready series, the pull request
  * its cover letter, the thread's trailers applied. */
 static int
@@ -182,6 +205,8 @@ pr_work(struct cli *c, struct config *cfg, struct message *piped,
 	report(m, &pr, &p);
 	if (c->explode)
 		rc = explode(c, cfg, m, t, &p);
+	else if (!p.merged && config_bool(config_get(cfg, "track", NULL)))
+		track_pr(m, &pr, &p);
 out:
 	pull_clear(&p);
 	pullreq_clear(&pr);

@@ -18,6 +18,7 @@
 #include "git/tymail.h"
 #include "git/tymatch.h"
 #include "git/tyout.h"
+#include "git/typr.h"
 #include "mail/message.h"
 #include "queue/queue.h"
 #include "write/deliver.h"
@@ -222,8 +223,6 @@ say_partial(struct ty_run *r, const struct ty_series *s, char *const *ids)
 			 what, s->npatches - none, s->npatches, r->branch);
 }
 
-/* write or send the thanks for @s with the commits @ids, then retire its
- * tracking file; FALSE (reported) when either failed */
 /*
  * The queue's "thanked" (queue/queue.h), unless lore-am.queue is off. The
  * .sent file is b4's record and the queue reads it too: a series the
@@ -243,17 +242,19 @@ ty_queue_mark(const struct ty_run *r, const char *msgid)
 	g_clear_error(&e);
 }
 
+/* write or send the thanks for @s (${summary} @summary, a pull's merge
+ * commit @merge or NULL), then retire its tracking file; FALSE
+ * (reported) when either failed */
 static gboolean
-thank(struct ty_run *r, const struct ty_series *s, char *const *ids)
+thank_with(struct ty_run *r, const struct ty_series *s, const char *summary,
+	   const char *merge)
 {
-	g_autofree char *summary = NULL, *what = said(s);
+	g_autofree char *what = said(s);
 	GString *msg;
 	GError *e = NULL;
 	gboolean ok;
 
-	summary = tymail_summary(r->setup, s, ids);
-	say_partial(r, s, ids);
-	if (!(msg = tymail_build(r->setup, s, summary, &e))) {
+	if (!(msg = tymail_build(r->setup, s, summary, merge, &e))) {
 		lore_err("cannot thank for '%s': %s", what, e->message);
 		g_error_free(e);
 		worst(r, LORE_EUSAGE);
@@ -279,6 +280,81 @@ thank(struct ty_run *r, const struct ty_series *s, char *const *ids)
 	return TRUE;
 }
 
+static gboolean
+thank(struct ty_run *r, const struct ty_series *s, char *const *ids)
+{
+	g_autofree char *summary = tymail_summary(r->setup, s, ids);
+
+	say_partial(r, s, ids);
+	return thank_with(r, s, summary, NULL);
+}
+
+/* where the pull request @s went in the branch; FALSE (reported) when
+ * git could not tell */
+static gboolean
+locate_pr(struct ty_run *r, const struct ty_series *s, gboolean auto_only,
+	  struct ty_pr *p)
+{
+	GError *e = NULL;
+
+	if (typr_locate(s, r->branch, r->setup->myemail, auto_only,
+			branch_commits(r), p, &e))
+		return TRUE;
+	lore_err("%s", e ? e->message : "git cannot read the branch");
+	g_clear_error(&e);
+	typr_clear(p);
+	worst(r, LORE_EUSAGE);
+	return FALSE;
+}
+
+/* a pull request thanked once the branch has it (-a: if it has it) */
+static void
+thank_pr(struct ty_run *r, const struct ty_series *s, gboolean auto_only)
+{
+	g_autofree char *what = said(s), *summary = NULL;
+	struct ty_pr p;
+
+	if (!locate_pr(r, s, auto_only, &p))
+		return;
+	if (p.how == TY_PR_NOT && auto_only) {
+		lore_info("  Not merged in %s: %s (%s)", r->branch, what,
+			  p.why);
+	} else if (p.how == TY_PR_NOT) {
+		lore_err("cannot thank for '%s': %s", what, p.why);
+		worst(r, LORE_ENOTFOUND);
+	} else {
+		if (auto_only)
+			lore_info("  Located: %s", what);
+		if (p.how == TY_PR_PICKED)
+			say_partial(r, &p.picked, p.ids);
+		summary = typr_summary(r->setup, &p);
+		thank_with(r, s, summary, p.merge);
+	}
+	typr_clear(&p);
+}
+
+/* b4 ty -l's lines for a pull request: where the branch has it */
+static void
+list_pr(struct ty_run *r, const struct ty_series *s)
+{
+	struct ty_pr p;
+
+	if (!r->setup || !locate_pr(r, s, FALSE, &p))
+		return;
+	if (p.how == TY_PR_MERGED)
+		lore_info("       Merged: merge commit %.12s in %s", p.merge,
+			  r->branch);
+	else if (p.how == TY_PR_FORWARD)
+		lore_info("       Merged: fast-forward to %.12s in %s", p.tip,
+			  r->branch);
+	else if (p.how == TY_PR_PICKED)
+		lore_info("       Applied: %u of %u commits in %s", p.found,
+			  p.picked.npatches, r->branch);
+	else
+		lore_info("       Not merged: %s", p.why);
+	typr_clear(&p);
+}
+
 /* a series' commits: the file's own (--apply recorded them), else as
  * matched in the branch; NULL (reported) when the branch cannot be read */
 static char **
@@ -296,28 +372,18 @@ commits_of(struct ty_run *r, const struct ty_series *s, gboolean use_file)
 	return (char **)g_ptr_array_free(m, FALSE);
 }
 
-/* a series that cannot be thanked here: broken, or a pull request */
+/* a record that cannot be thanked: one that cannot be read */
 static gboolean
-refused(struct ty_run *r, const struct ty_series *s, gboolean quiet_pr)
+refused(struct ty_run *r, const struct ty_series *s)
 {
-	g_autofree char *what = said(s);
+	g_autofree char *path = NULL;
 
-	if (s->error) {
-		g_autofree char *path = lore_term_safe(s->path, -1);
-
-		lore_err("cannot read '%s': %s", path, s->error);
-		worst(r, LORE_EUSAGE);
-		return TRUE;
-	}
-	if (s->pr) {
-		if (!quiet_pr)
-			lore_err("'%s' is a pull request (%s): thanks for "
-				 "merges are not built, run b4 ty",
-				 what, s->name);
-		worst(r, quiet_pr ? LORE_OK : LORE_EUSAGE);
-		return TRUE;
-	}
-	return FALSE;
+	if (!s->error)
+		return FALSE;
+	path = lore_term_safe(s->path, -1);
+	lore_err("cannot read '%s': %s", path, s->error);
+	worst(r, LORE_EUSAGE);
+	return TRUE;
 }
 
 /* b4 ty -l's lines, and how much of each series the branch holds */
@@ -351,6 +417,8 @@ list(struct ty_run *r, GPtrArray *all)
 		lore_info("%3u: %s\n       From: %s <%s>\n       Date: %s\n"
 			  "       Link: %s",
 			  i + 1, subj, name, email, date, link);
+		if (s->pr)
+			list_pr(r, s);
 		if (s->pr || !r->setup || !(ids = commits_of(r, s, FALSE)))
 			continue;
 		for (k = found = 0; k < s->npatches; k++)
@@ -396,8 +464,12 @@ thank_all(struct ty_run *r, GPtrArray *all, GArray *picks)
 		g_autofree char **ids = NULL;
 		guint found = 0;
 
-		if (refused(r, s, !picks))
+		if (refused(r, s))
 			continue;
+		if (s->pr) {
+			thank_pr(r, s, !picks);
+			continue;
+		}
 		if (!(ids = commits_of(r, s, picks != NULL))) {
 			worst(r, LORE_EUSAGE);
 			return;
@@ -485,6 +557,10 @@ ty_work(struct ty_run *r)
 	if (r->written && c->outdir && !c->dry_run)
 		lore_info("You can now run:\n  git send-email %s/*.thanks",
 			  c->outdir);
+	if (r->written &&
+	    config_get(r->cfg, "pw-accept-state", "pw-accept-state"))
+		lore_err("warning: pw-accept-state is not built: patchwork "
+			 "keeps its states (b4 ty sets them)");
 	return r->rc;
 }
 

@@ -263,7 +263,7 @@ static GOptionEntry entries[] = {
      "-3, or not (default: lore-am.stable-branches)",
      "BRANCH"},
     {"ty", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opts.ty,
-     "b4's word ty: thank for applied series", NULL},
+     "b4's word ty: thank for applied series and merged pulls", NULL},
     {"list", 0, 0, G_OPTION_ARG_NONE, &opts.ty_list,
      "ty: list the tracked series, and how much of each is applied (-l)", NULL},
     {"thank-for", 0, 0, G_OPTION_ARG_STRING, &opts.ty_thank,

@@ -4,7 +4,9 @@
  * patch 1) gives the addresses, date and a quote of its text; each patch
  * its subject, message-id, "NN/MM" and patchwork hash. The hash is taken
  * from the applied commits' own diffs (`git log -p`), which is what
- * `b4 ty --auto` computes and matches, and the commits go in too.
+ * `b4 ty --auto` computes and matches, and the commits go in too. A
+ * pull request's record (b4/pr.py thanks_record_pr) is the mail's
+ * fields, the remote and ref, named after the tip fetched.
  */
 #include "git/track.h"
 #include "core/json.h"
@@ -115,9 +117,11 @@ greeting(const char *l)
 	return FALSE;
 }
 
-/* b4's make_quote(): the first lines of the text, greeting left out */
+/* b4's make_quote(): the first lines of the text, greeting left out,
+ * cut at the first blank line past @maxlines (5 for a series, 6 for a
+ * pull request, as b4 calls it) */
 static char *
-quote(const char *body)
+quote(const char *body, guint maxlines)
 {
 	g_autofree char *msg = mergemsg_cover_text(body);
 	g_auto(GStrv) lines = NULL;
@@ -138,7 +142,7 @@ quote(const char *body)
 			i++;
 	}
 	for (; lines[i]; i++) {
-		if (n > 5 && blank(lines[i])) {
+		if (n > maxlines && blank(lines[i])) {
 			g_string_append(q, "\n> \n> [...]");
 			break;
 		}
@@ -291,6 +295,20 @@ thread_cover(struct thread *t, struct message *m)
 	return ok ? par : NULL;
 }
 
+/* b4's record's fields, "KEY": "VALUE" in @fields' order, opening the
+ * object: json.dump(indent=4)'s layout */
+static void
+put_fields(GString *j, const char *const (*fields)[2], guint n)
+{
+	guint i;
+
+	for (i = 0; i < n; i++) {
+		g_string_append_printf(j, "%s\n    \"%s\": ", i ? "," : "{",
+				       fields[i][0]);
+		json_str(j, fields[i][1] ?: "", -1);
+	}
+}
+
 char *
 track_dir(void)
 {
@@ -346,7 +364,7 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 		orig = first;
 	subject_parse(first->subject ? first->subject : "", &fs);
 	refs = message_header(orig, "References");
-	q = quote(message_body(first));
+	q = quote(message_body(first), 5);
 	{
 		/* b4's tracking file names these fields so, in this order */
 		const char *fields[][2] = {
@@ -361,11 +379,7 @@ track_write(struct thread *t, const GString *mbox, const GString *cover,
 		    {"quote", q},
 		};
 
-		for (i = 0; i < G_N_ELEMENTS(fields); i++) {
-			g_string_append_printf(
-			    j, "%s\n    \"%s\": ", i ? "," : "{", fields[i][0]);
-			json_str(j, fields[i][1] ?: "", -1);
-		}
+		put_fields(j, fields, G_N_ELEMENTS(fields));
 	}
 	g_string_append_printf(j,
 			       ",\n    \"cherrypick\": %s,\n    \"patches\": [",
@@ -421,4 +435,59 @@ out:
 	g_ptr_array_free(hashes, TRUE);
 	g_string_free(j, TRUE);
 	return result;
+}
+
+char *
+track_write_pr(struct message *m, const char *remote, const char *ref,
+	       const char *tip, gboolean *fresh, GError **err)
+{
+	g_autofree char *dir = track_dir(), *path = NULL, *refs = NULL;
+	g_autofree char *q = NULL;
+	GString *j;
+	gboolean ok;
+
+	*fresh = FALSE;
+	/* the name is the tip git fetched: 40 (or 64) hex digits, no path */
+	if (strspn(tip, "0123456789abcdef") != strlen(tip) ||
+	    (strlen(tip) != 40 && strlen(tip) != 64)) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "'%.80s' is no commit id", tip);
+		return NULL;
+	}
+	path = g_strdup_printf("%s/%s.pr", dir, tip);
+	/* b4 keeps the first record of a tip: a second fetch is no news */
+	if (g_file_test(path, G_FILE_TEST_EXISTS))
+		return g_steal_pointer(&path);
+	refs = message_header(m, "References");
+	q = quote(message_body(m), 6);
+	j = g_string_new(NULL);
+	{
+		/* b4 pr's thanks_record_pr(): these fields, in this order */
+		const char *fields[][2] = {
+		    {"msgid", m->msgid},
+		    {"subject", m->subject},
+		    {"fromname", m->from_name},
+		    {"fromemail", m->from_email},
+		    {"to", m->to_hdr},
+		    {"cc", m->cc_hdr},
+		    {"references", refs ? g_strstrip(refs) : ""},
+		    {"remote", remote},
+		    {"ref", ref},
+		    {"sentdate", m->date_hdr},
+		    {"quote", q},
+		};
+
+		put_fields(j, fields, G_N_ELEMENTS(fields));
+	}
+	g_string_append(j, "\n}");
+	if (g_mkdir_with_parents(dir, 0700) != 0) {
+		g_set_error(err, LORE_ERROR, LORE_EIO, "cannot make '%s': %s",
+			    dir, g_strerror(errno));
+		ok = FALSE;
+	} else {
+		ok = g_file_set_contents(path, j->str, j->len, err);
+	}
+	g_string_free(j, TRUE);
+	*fresh = ok;
+	return ok ? g_steal_pointer(&path) : NULL;
 }

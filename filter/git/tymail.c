@@ -11,6 +11,19 @@
 
 #include <string.h>
 
+/* b4's DEFAULT_PR_TEMPLATE, line for line */
+static const char default_pr_template[] = "\n"
+					  "On ${sentdate}, ${fromname} wrote:\n"
+					  "${quote}\n"
+					  "\n"
+					  "Merged, thanks!\n"
+					  "\n"
+					  "${summary}\n"
+					  "\n"
+					  "Best regards,\n"
+					  "-- \n"
+					  "${signature}\n";
+
 /* b4's DEFAULT_AM_TEMPLATE, line for line */
 static const char default_am_template[] = "\n"
 					  "On ${sentdate}, ${fromname} wrote:\n"
@@ -165,12 +178,14 @@ branch_remote(const char *branch, char **merged)
 }
 
 /* b4's set_branch_details(): ${branch}, ${treename}, and the remote's
- * own b4-treename, b4-commit-url-mask and b4-am-template over the
- * configuration's */
+ * own b4-treename, b4-commit-url-mask, b4-am-template and b4-pr-template
+ * over the configuration's */
 static void
 branch_details(struct ty_setup *t, struct config *cfg, const char *branch,
 	       char **tpl)
 {
+	const char *prt =
+	    config_get(cfg, "thanks-pr-template", "thanks-pr-template");
 	g_autofree char *merged = NULL;
 	g_autofree char *remote = branch_remote(branch, &merged);
 	g_autofree char *url = NULL, *rtree = NULL, *rmask = NULL;
@@ -187,6 +202,8 @@ branch_details(struct ty_setup *t, struct config *cfg, const char *branch,
 		    g_strdup_printf("remote.%s.b4-commit-url-mask", remote);
 		g_autofree char *k4 =
 		    g_strdup_printf("remote.%s.b4-am-template", remote);
+		g_autofree char *k5 =
+		    g_strdup_printf("remote.%s.b4-pr-template", remote);
 		char *rtpl;
 
 		url = git_cfg(k1);
@@ -196,7 +213,10 @@ branch_details(struct ty_setup *t, struct config *cfg, const char *branch,
 			g_free(*tpl);
 			*tpl = rtpl;
 		}
+		t->prpath = git_cfg(k5);
 	}
+	if (!t->prpath && prt && *prt)
+		t->prpath = g_strdup(prt);
 	t->branch = g_strdup(merged ? merged : branch);
 	if (rtree || tree)
 		t->treename = g_strdup(rtree ? rtree : tree);
@@ -205,6 +225,9 @@ branch_details(struct ty_setup *t, struct config *cfg, const char *branch,
 	t->cidmask = g_strdup(rmask	      ? rmask
 			      : mask && *mask ? mask
 					      : "commit: %s");
+	t->mergemask = g_strdup(rmask		? rmask
+				: mask && *mask ? mask
+						: "merge commit: %s");
 }
 
 struct ty_setup *
@@ -273,6 +296,9 @@ tymail_setup_free(struct ty_setup *t)
 	g_free(t->treename);
 	g_free(t->template);
 	g_free(t->cidmask);
+	g_free(t->mergemask);
+	g_free(t->prtemplate);
+	g_free(t->prpath);
 	g_ptr_array_unref(t->excludes);
 	g_hash_table_destroy(t->mailmap);
 	g_free(t);
@@ -337,4 +363,22 @@ tymail_fill(const char *tpl, GHashTable *vars)
 		p = e + brace;
 	}
 	return g_string_free(o, FALSE);
+}
+
+const char *
+tymail_pr_template(struct ty_setup *t, GError **err)
+{
+	GError *e = NULL;
+
+	if (t->prtemplate)
+		return t->prtemplate;
+	if (!t->prpath || !*t->prpath)
+		return t->prtemplate = g_strdup(default_pr_template);
+	if (!(t->prtemplate = read_template(t->prpath, &e))) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "thanks-pr-template '%s' cannot be read: %s",
+			    t->prpath, e->message);
+		g_error_free(e);
+	}
+	return t->prtemplate;
 }

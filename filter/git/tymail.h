@@ -26,7 +26,11 @@ struct ty_setup {
 	char *branch;	     /* the branch as the thanks name it */
 	char *treename;	     /* b4.thanks-treename, else the remote's path */
 	char *template;	     /* the am template's text */
+	char *prtemplate;    /* the pull request template's, read when one
+			      * is thanked (tymail_build) */
+	char *prpath;	     /* the configured one's path, or NULL */
 	char *cidmask;	     /* "commit: %s" or b4.thanks-commit-url-mask */
+	char *mergemask;     /* "merge commit: %s", or the same mask */
 	GPtrArray *excludes; /* b4.email-exclude's globs */
 	GHashTable *mailmap; /* address -> "Name\nemail" or "" (cache) */
 };
@@ -51,15 +55,21 @@ char *tymail_summary(const struct ty_setup *t, const struct ty_series *s,
 
 /*
  * The whole mail (headers and body, "\n" line ends, no From_ line) for
- * @s with @summary; NULL with @err when the record's Message-ID is not
- * one.
+ * @s with @summary; a pull request's (s->pr) with its template, and its
+ * ${pr_commit_id} and ${merge_commit_id} (@merge, or NULL) as b4 sets
+ * them. NULL with @err when the record's Message-ID is not one, or the
+ * pull request template cannot be read.
  */
 GString *tymail_build(struct ty_setup *t, const struct ty_series *s,
-		      const char *summary, GError **err);
+		      const char *summary, const char *merge, GError **err);
 
 /* b4's name for the .thanks file, without the suffix: the author's
  * address and the subject, \W+ as '_', lower case (at most 200 bytes). */
 char *tymail_slug(const struct ty_series *s);
+
+/* The pull request template's text (b4's default, or the configured
+ * file, read once): borrowed from @t; NULL with @err when unreadable. */
+const char *tymail_pr_template(struct ty_setup *t, GError **err);
 
 /* Python's string.Template.safe_substitute(@vars) of @tpl. */
 char *tymail_fill(const char *tpl, GHashTable *vars);

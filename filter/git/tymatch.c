@@ -14,6 +14,7 @@
 
 struct ty_commit {
 	char *id, *subject;
+	char *hash;	     /* its diff's patchwork hash */
 	GPtrArray *trackers; /* Message-Id: and Link: values (char *) */
 };
 
@@ -22,6 +23,7 @@ commit_free(struct ty_commit *c)
 {
 	g_free(c->id);
 	g_free(c->subject);
+	g_free(c->hash);
 	g_ptr_array_unref(c->trackers);
 	g_free(c);
 }
@@ -80,26 +82,15 @@ add_commit(struct ty_branch *b, const char *head, const char *diff, gsize dlen)
 			b->order->pdata[i] = c;
 	if (!old)
 		g_ptr_array_add(b->order, c);
+	c->hash = g_strdup(hash);
 	g_hash_table_replace(b->by_hash, hash, c);
 }
 
-struct ty_branch *
-ty_branch_load(const char *branch, const char *since, const char *committer,
-	       GError **err)
+/* the commits `git log @argv` lists, each record as ty_branch_load()
+ * asks for them; NULL with @err when git fails */
+static struct ty_branch *
+load(const char *const *argv, const char *what, GError **err)
 {
-	g_autofree char *who = g_strdup_printf("--committer=%s", committer);
-	g_autofree char *when = g_strdup_printf("--since=%s", since);
-	const char *const argv[] = {"log",
-				    who,
-				    when,
-				    "--no-color",
-				    "--no-ext-diff",
-				    "-p",
-				    "--format=%x00%H%n%s%n%B%x00",
-				    "--end-of-options",
-				    branch,
-				    "--",
-				    NULL};
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	struct ty_branch *b;
 	const char *p, *end;
@@ -109,7 +100,7 @@ ty_branch_load(const char *branch, const char *since, const char *committer,
 
 		if (err && !*err)
 			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-				    "git log %s: %s", branch, line);
+				    "git log %s: %s", what, line);
 		g_string_free(out, TRUE);
 		g_string_free(e, TRUE);
 		return NULL;
@@ -138,6 +129,33 @@ ty_branch_load(const char *branch, const char *since, const char *committer,
 	g_string_free(out, TRUE);
 	g_string_free(e, TRUE);
 	return b;
+}
+
+#define TY_LOG_FORMAT "--format=%x00%H%n%s%n%B%x00"
+
+struct ty_branch *
+ty_branch_load(const char *branch, const char *since, const char *committer,
+	       GError **err)
+{
+	g_autofree char *who = g_strdup_printf("--committer=%s", committer);
+	g_autofree char *when = g_strdup_printf("--since=%s", since);
+	const char *const argv[] = {
+	    "log", "--no-color", "--no-ext-diff",    "-p",   TY_LOG_FORMAT,
+	    who,   when,	 "--end-of-options", branch, "--",
+	    NULL};
+
+	return load(argv, branch, err);
+}
+
+struct ty_branch *
+ty_range_load(const char *range, GError **err)
+{
+	const char *const argv[] = {
+	    "log",	   "--no-color",  "--no-ext-diff",    "-p",
+	    TY_LOG_FORMAT, "--no-merges", "--end-of-options", range,
+	    "--",	   NULL};
+
+	return load(argv, range, err);
 }
 
 void
@@ -192,4 +210,18 @@ ty_match(const struct ty_branch *b, const struct ty_series *s, guint *found)
 		*found += id != NULL;
 	}
 	return out;
+}
+
+struct ty_patch *
+ty_branch_patches(const struct ty_branch *b)
+{
+	struct ty_patch *p = g_new0(struct ty_patch, b->commits->len + 1);
+	guint i, n = b->commits->len;
+
+	for (i = 0; i < n; i++) {
+		const struct ty_commit *c = b->commits->pdata[n - 1 - i];
+
+		p[i] = (struct ty_patch){c->subject, c->hash, "", NULL};
+	}
+	return p;
 }

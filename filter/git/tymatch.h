@@ -31,6 +31,21 @@ struct ty_branch *ty_branch_load(const char *branch, const char *since,
 				 const char *committer, GError **err);
 void ty_branch_free(struct ty_branch *b);
 
+/*
+ * The commits of @range ("BRANCH..TIP"), merges left out, whoever made
+ * them: a pull request's commits, to be found in a branch as a
+ * series' patches are. NULL with @err when git cannot list them.
+ */
+struct ty_branch *ty_range_load(const char *range, GError **err);
+
+/*
+ * @b's commits as patches (title: the subject, hash: the diff's
+ * patchwork hash, no Message-ID), oldest first: an array of
+ * ty_branch_count(@b) entries the caller frees (g_free), its strings
+ * borrowed from @b.
+ */
+struct ty_patch *ty_branch_patches(const struct ty_branch *b);
+
 /* How many commits ty_branch_load() found. */
 guint ty_branch_count(const struct ty_branch *b);
 

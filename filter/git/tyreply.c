@@ -232,7 +232,8 @@ mail_date(void)
 /* the template's variables: the record's fields (Python's str() of a
  * true/false or a number), and what the run adds */
 static GHashTable *
-variables(struct ty_setup *t, const struct ty_series *s, const char *summary)
+variables(struct ty_setup *t, const struct ty_series *s, const char *summary,
+	  const char *merge)
 {
 	GHashTable *v =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -259,6 +260,14 @@ variables(struct ty_setup *t, const struct ty_series *s, const char *summary)
 	g_hash_table_replace(v, g_strdup("branch"), g_strdup(t->branch));
 	g_hash_table_replace(v, g_strdup("treename"), g_strdup(t->treename));
 	g_hash_table_replace(v, g_strdup("summary"), g_strdup(summary));
+	/* b4 names a pull request's record after its tip */
+	if (s->pr)
+		g_hash_table_replace(
+		    v, g_strdup("pr_commit_id"),
+		    g_strndup(s->name, strlen(s->name) - strlen(".pr")));
+	if (merge)
+		g_hash_table_replace(v, g_strdup("merge_commit_id"),
+				     g_strdup(merge));
 	return v;
 }
 
@@ -312,15 +321,18 @@ recipients(struct ty_setup *t, const struct ty_series *s, GString *o)
 
 GString *
 tymail_build(struct ty_setup *t, const struct ty_series *s, const char *summary,
-	     GError **err)
+	     const char *merge, GError **err)
 {
 	g_autofree char *id = record_msgid(s->msgid);
 	g_autofree char *refs = NULL, *subj = NULL, *me = NULL, *date = NULL;
 	g_autofree char *body = NULL, *domain = NULL;
 	const char *sp, *at = strrchr(t->myemail, '@');
+	const char *tpl = s->pr ? tymail_pr_template(t, err) : t->template;
 	GHashTable *vars;
 	GString *o;
 
+	if (!tpl)
+		return NULL;
 	if (!id) {
 		g_autofree char *safe = lore_term_safe(s->msgid, -1);
 
@@ -338,8 +350,8 @@ tymail_build(struct ty_setup *t, const struct ty_series *s, const char *summary,
 			;
 	me = lore_one_line(t->myname, -1);
 	domain = lore_one_line(at ? at + 1 : "localhost", -1);
-	vars = variables(t, s, summary);
-	body = tymail_fill(t->template, vars);
+	vars = variables(t, s, summary, merge);
+	body = tymail_fill(tpl, vars);
 	g_hash_table_destroy(vars);
 	date = mail_date();
 	o = g_string_new(NULL);
