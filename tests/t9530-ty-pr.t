@@ -94,7 +94,7 @@ cp "b4data/b4/$TIP.pr" "$data/"
 printf '%s\n' '# a comment line, left out' 'Pulled ${ref} of ${remote} into ${branch} (${treename}),' \
 	'tip ${pr_commit_id}, ${summary}, merge ${merge_commit_id}; $$5 ${nope}' \
 	'${quote}' '-- ' '${myname} <${myemail}>' >"$HOME/pr.tpl"
-git -C maint config b4.thanks-pr-template '~/pr.tpl'
+git -C maint config b4.thanks-pr-template '${HOME}/pr.tpl'
 (cd maint && b4 ty -t 1 --dry-run -o ../b4tpl) >b4tpl.out 2>&1
 (cd maint && "$LORE_AM" ty -t 1 -o ../tpl) 2>tpl.err
 is "$?" 0 "b4's TIP.pr thanked with -t 1"

@@ -11,31 +11,14 @@
 
 #include <string.h>
 
-/* b4's DEFAULT_PR_TEMPLATE, line for line */
-static const char default_pr_template[] = "\n"
-					  "On ${sentdate}, ${fromname} wrote:\n"
-					  "${quote}\n"
-					  "\n"
-					  "Merged, thanks!\n"
-					  "\n"
-					  "${summary}\n"
-					  "\n"
-					  "Best regards,\n"
-					  "-- \n"
-					  "${signature}\n";
+/* b4's DEFAULT_PR_TEMPLATE and DEFAULT_AM_TEMPLATE, line for line: the
+ * same but for the word */
+#define B4_TEMPLATE(DONE)                                                      \
+	"\nOn ${sentdate}, ${fromname} wrote:\n${quote}\n\n" DONE              \
+	", thanks!\n\n${summary}\n\nBest regards,\n-- \n${signature}\n"
 
-/* b4's DEFAULT_AM_TEMPLATE, line for line */
-static const char default_am_template[] = "\n"
-					  "On ${sentdate}, ${fromname} wrote:\n"
-					  "${quote}\n"
-					  "\n"
-					  "Applied, thanks!\n"
-					  "\n"
-					  "${summary}\n"
-					  "\n"
-					  "Best regards,\n"
-					  "-- \n"
-					  "${signature}\n";
+static const char default_pr_template[] = B4_TEMPLATE("Merged");
+static const char default_am_template[] = B4_TEMPLATE("Applied");
 
 /* One `git config --get KEY` value, NULL when unset. */
 static char *
@@ -51,35 +34,77 @@ git_cfg(const char *key)
 	return v;
 }
 
+/*
+ * The one $NAME / ${NAME} scanner both fills use: at @p, a reference
+ * whose name is ASCII letters, digits and '_' (not starting with a digit
+ * unless @digit: os.path.expandvars takes "$1", a Template does not),
+ * a ${NAME} closed by '}'. Where the reference ends, its name in @name
+ * and @len; NULL when @p starts none.
+ */
+static const char *
+var_ref(const char *p, gboolean digit, const char **name, gsize *len)
+{
+	gboolean brace = p[0] == '$' && p[1] == '{';
+	const char *n = p + 1 + brace, *e = n;
+
+	if (p[0] != '$' || !(g_ascii_isalpha(*n) || *n == '_' ||
+			     (digit && g_ascii_isdigit(*n))))
+		return NULL;
+	for (e = n + 1; g_ascii_isalnum(*e) || *e == '_'; e++)
+		;
+	if (brace && *e != '}')
+		return NULL;
+	*name = n;
+	*len = e - n;
+	return e + brace;
+}
+
+typedef const char *(*var_lookup)(const char *name, void *data);
+
+/* @s with each reference @lookup knows replaced by its value, the others
+ * left as written; a Template's "$$" is one "$" (@template), and its
+ * names start with no digit */
+static char *
+substitute(const char *s, gboolean template, var_lookup lookup, void *data)
+{
+	GString *o = g_string_new(NULL);
+
+	while (*s) {
+		const char *n, *end, *v;
+		gsize len;
+		g_autofree char *name = NULL;
+
+		if (template && s[0] == '$' && s[1] == '$') {
+			g_string_append_c(o, '$');
+			s += 2;
+			continue;
+		}
+		if (!(end = var_ref(s, !template, &n, &len))) {
+			g_string_append_c(o, *s++);
+			continue;
+		}
+		name = g_strndup(n, len);
+		if ((v = lookup(name, data)))
+			g_string_append(o, v);
+		else
+			g_string_append_len(o, s, end - s);
+		s = end;
+	}
+	return g_string_free(o, FALSE);
+}
+
+static const char *
+env_lookup(const char *name, void *data)
+{
+	return g_getenv(name);
+}
+
 /* os.path.expandvars: $NAME and ${NAME} from the environment, others
  * left as they are */
 static char *
 expand_vars(const char *s)
 {
-	GString *o = g_string_new(NULL);
-	const char *p = s;
-
-	while (*p) {
-		gboolean brace = p[0] == '$' && p[1] == '{';
-		const char *n = p + 1 + brace, *e = n;
-		g_autofree char *name = NULL;
-		const char *v;
-
-		while (*p == '$' && (g_ascii_isalnum(*e) || *e == '_'))
-			e++;
-		if (*p != '$' || e == n || (brace && *e != '}')) {
-			g_string_append_c(o, *p++);
-			continue;
-		}
-		name = g_strndup(n, e - n);
-		v = g_getenv(name);
-		if (v)
-			g_string_append(o, v);
-		else
-			g_string_append_len(o, p, e + brace - p);
-		p = e + brace;
-	}
-	return g_string_free(o, FALSE);
+	return substitute(s, FALSE, env_lookup, NULL);
 }
 
 /* b4's read_template(): ~ and $VARS expanded, '#' lines left out */
@@ -330,39 +355,16 @@ tymail_summary(const struct ty_setup *t, const struct ty_series *s,
 	return g_string_free(o, FALSE);
 }
 
+static const char *
+table_lookup(const char *name, void *data)
+{
+	return g_hash_table_lookup(data, name);
+}
+
 char *
 tymail_fill(const char *tpl, GHashTable *vars)
 {
-	GString *o = g_string_new(NULL);
-	const char *p = tpl;
-
-	while (*p) {
-		gboolean brace = p[0] == '$' && p[1] == '{';
-		const char *n = p + 1 + brace, *e = n;
-		g_autofree char *name = NULL;
-		const char *v;
-
-		if (p[0] == '$' && p[1] == '$') {
-			g_string_append_c(o, '$');
-			p += 2;
-			continue;
-		}
-		if (*p == '$' && (g_ascii_isalpha(*n) || *n == '_'))
-			for (e = n + 1; g_ascii_isalnum(*e) || *e == '_'; e++)
-				;
-		if (*p != '$' || e == n || (brace && *e != '}')) {
-			g_string_append_c(o, *p++);
-			continue;
-		}
-		name = g_strndup(n, e - n);
-		v = g_hash_table_lookup(vars, name);
-		if (v)
-			g_string_append(o, v);
-		else
-			g_string_append_len(o, p, e + brace - p);
-		p = e + brace;
-	}
-	return g_string_free(o, FALSE);
+	return substitute(tpl, TRUE, table_lookup, vars);
 }
 
 const char *
