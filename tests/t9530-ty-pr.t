@@ -5,8 +5,8 @@
 # is merged, lore-am ty -a finds it and writes the mail real `b4 ty -a
 # --dry-run` writes from the same file and branch ("Merged, thanks!",
 # the merge commit); b4 ty reads our file, we read b4's. A pull taken by
-# fast-forward or by its commits (cherry-picked) is thanked too, with
-# the commits named; one not merged is left (-a) or refused (-t); one
+# fast-forward or by its commits (pr -e, then git am) is thanked too,
+# with the commits named, its queue entry marked thanked; one not merged is left (-a) or refused (-t); one
 # merged by someone else is left by -a, as b4 leaves it. Patchwork's
 # states are not built: --pw-set-state refused, pw-accept-state said.
 . "$(dirname "$0")/lib.sh"
@@ -15,7 +15,7 @@
 . "$TEST_DIR/lib-ty.sh"
 
 [ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
-plan 28
+plan 30
 
 cd "$TRASH" || exit 1
 series_repo repo 3 && git -C repo checkout -q main || exit 1
@@ -116,16 +116,22 @@ check "... thanks with the tip" eval \
 	 grep -q '^commit: $TIP' ffout/$slug.thanks"
 rm -f "$data/$TIP.pr.sent"
 
-# the pull's commits cherry-picked: each one named, as a series'
+# the pull's commits applied one by one (pr -e, then git am): each one
+# named, as a series' patches are; the queue's entry marked thanked
 user_clone pick || exit 1
 git -C pick config lore-am.track true
 (cd pick && "$LORE_AM" pr -q -m ../pr.mbox <../pr.eml &&
- git cherry-pick main..FETCH_HEAD >/dev/null && "$LORE_AM" ty -a -o ../pickout) 2>pick.err
-is "$?" 0 "cherry-picked commits: lore-am ty -a"
+ "$LORE_AM" pr -q -e -m ../pr.mbox <../pr.eml >../pick.mbx && git am -q ../pick.mbx) 2>pick.err
+is "$?.$("$LORE_AM" queue | awk '{ print $1 }')" 0.complete \
+	"pr -e applied by git am: the queue holds the pull"
+(cd pick && "$LORE_AM" ty -a -o ../pickout) 2>>pick.err
+is "$?" 0 "... lore-am ty -a"
 check "... each commit named" eval \
 	"[ \$(grep -c '^      commit: ' pickout/$slug.thanks) = 3 ] &&
 	 grep -q '^\[3/3\] part: add piece 3' pickout/$slug.thanks &&
 	 grep -q '^      commit: '\$(git -C pick rev-parse HEAD) pickout/$slug.thanks"
+is "$("$LORE_AM" queue --state thanked | awk '{ print $1 }')" thanked \
+	"... the queue says thanked"
 rm -f "$data/$TIP.pr.sent"
 
 # not merged: -a leaves it, -t refuses it in one line

@@ -3,7 +3,8 @@
  * Message-ID or URL, its thread gathered from the sources as the am job
  * gathers one) read by pullreq.h, fetched and weighed by git/pull.h; with
  * --explode the pulled commits go through the series, trailers and
- * writer stages as a series whose cover letter is the pull request.
+ * writer stages as a series whose cover letter is the pull request (and
+ * into the queue, where lore-am ty marks it thanked).
  */
 #include "cli/cmd.h"
 #include "cli/runopts.h"
@@ -12,6 +13,7 @@
 #include "git/pull.h"
 #include "git/track.h"
 #include "mail/pullreq.h"
+#include "queue/queue.h"
 #include "series/series.h"
 #include "source/gather.h"
 #include "source/lore.h"
@@ -147,6 +149,8 @@ explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
 		return rc;
 	}
 	s = series_analyse_for(x, m->msgid, trailer_reply_sends);
+	/* the queue knows the pull as the series it writes: ty marks it */
+	queue_note(cfg, s, m->msgid, FALSE, NULL);
 	runopts_am(&o, c, cfg);
 	o.target = m->msgid;
 	rc = runopts_gate(&o, c, cfg);
