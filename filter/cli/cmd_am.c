@@ -167,9 +167,13 @@ cmd_format(struct cli *c)
 		lore_err("--format '%s' is not text or json", s);
 		return LORE_EUSAGE;
 	}
-	if (c->json && (c->thread || c->passthrough || c->range_diff)) {
+	/* --maildir and --append are the thread mode too (before
+	 * cmd_thread_check() says so) */
+	if (c->json && (c->thread || c->maildir || c->append ||
+			c->passthrough || c->range_diff)) {
 		lore_err("--format=json is the am run's summary: not with "
-			 "--thread, --passthrough or --range-diff");
+			 "--thread, --maildir, --append, --passthrough or "
+			 "--range-diff");
 		return LORE_EUSAGE;
 	}
 	return LORE_OK;
