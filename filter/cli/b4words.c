@@ -8,7 +8,7 @@
  * not), b4's -c NAME=VALUE (its config override, before the word as b4
  * takes it, and after it when the value reads as one) is --config, diff's
  * -n, -o, -c and -g are --no-diff, --output-diff, --color and --gitdir,
- * and a word of b4's that lore-am does not do is
+ * mbox's -r is --refetch, and a word of b4's that lore-am does not do is
  * refused in one line that names what to use, never fetched as a
  * Message-ID.
  */
@@ -283,16 +283,21 @@ shazam_mode(GPtrArray *a, guint from)
 }
 
 /* b4 mbox's -f (--filter-dupes): --maildir and --append always skip
- * what the folder holds, so it asks for nothing more */
+ * what the folder holds, so it asks for nothing more; -r MBOX is
+ * --refetch */
 static void
 mbox_word(GPtrArray *a, guint from)
 {
+	static const char *const map[][3] = {
+	    {"-r", "--refetch", "--refetch"},
+	};
 	guint i;
 
 	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++)
 		if (!strcmp(a->pdata[i], "-f") ||
 		    !strcmp(a->pdata[i], "--filter-dupes"))
 			g_ptr_array_remove_index(a, i--);
+	word_letters(a, from, map, G_N_ELEMENTS(map), "r");
 	g_ptr_array_insert(a, from, g_strdup("--thread"));
 }
 

@@ -27,6 +27,8 @@ cmd_pick(const struct cli *c)
 		return &cmd_rangediff;
 	if (c->apply)
 		return &cmd_apply;
+	if (c->refetch)
+		return &cmd_refetch;
 	if (c->thread || c->maildir || c->append)
 		return &cmd_thread;
 	return &cmd_am;
@@ -121,7 +123,7 @@ no_stdin_check(const struct cli *c)
 		return LORE_EUSAGE;
 	}
 	if (c->mboxes || c->compare_mboxes || (c->args && c->args[0]) ||
-	    c->ty || c->dig)
+	    c->ty || c->dig || c->refetch)
 		return LORE_OK;
 	lore_err("--no-stdin: give the MSGID or URL on the command line");
 	return LORE_EUSAGE;
@@ -136,7 +138,7 @@ check_terminal(const struct cli *c)
 {
 	if (c->no_stdin)
 		return no_stdin_check(c);
-	if (c->passthrough || c->mboxes || c->compare_mboxes ||
+	if (c->passthrough || c->mboxes || c->compare_mboxes || c->refetch ||
 	    (c->args && c->args[0]) || !isatty(STDIN_FILENO))
 		return LORE_OK;
 	lore_err("no MSGID given and no message piped in");
