@@ -251,6 +251,8 @@ refetch_run(struct cli *c)
 	}
 	if (!rc)
 		rc = fetch_all(g, &r, all);
+	for (i = 0; g && i < g->notes->len; i++)
+		lore_info("NOTE: %s", (char *)g->notes->pdata[i]);
 	if (!rc) {
 		out = build(&r, all, &got);
 		rc = replace(c->refetch, out, &st);
