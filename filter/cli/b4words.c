@@ -5,10 +5,15 @@
  * --dig, --ty), shazam's -H and -M become --apply=head and --apply=merge
  * (-M is --save-as-maildir everywhere else, as in b4),
  * "-v1" is "-v 1" (argparse takes a value joined to its letter, glib does
- * not), and a word of b4's that lore-am does not do is refused in one line
- * that names what to use, never fetched as a Message-ID.
+ * not), b4's -c NAME=VALUE (its config override, before the word as b4
+ * takes it, and after it when the value reads as one) is --config, diff's
+ * -n, -o, -c and -g are --no-diff, --output-diff, --color and --gitdir,
+ * mbox's -r is --refetch, and a word of b4's that lore-am does not do is
+ * refused in one line that names what to use, never fetched as a
+ * Message-ID.
  */
 #include "cli/cmd.h"
+#include "core/config.h"
 #include "core/util.h"
 
 #include <string.h>
@@ -26,11 +31,6 @@ static const struct {
     {"kr", "lore-am reads the keys b4 kr keeps (patatt's keyring): run b4 kr"},
     {"attest", "lore-am checks signatures: sign your own patches with patatt "
 	       "sign"},
-};
-
-/* b4 diff's letters that mean something else in lore-am, not built */
-static const char *const diff_not_here[] = {
-    "-c", "--color", "-n", "--no-diff", "-o", "--output-diff", "-g", "--gitdir",
 };
 
 /* b4 diff's -m MBX1 MBX2 (two files, no Message-ID), not lore-am's -m
@@ -65,21 +65,53 @@ diff_mboxes(GPtrArray *a, guint from)
 	}
 }
 
-/* b4 diff's letter at or after @from that lore-am does not do, or NULL */
-static const char *
-diff_refused(GPtrArray *a, guint from)
+/*
+ * A word's letters after @from made lore-am's options: @map's rows are
+ * b4's letter, b4's long name and lore-am's long option; a letter taking
+ * a value (@valued) takes the next argument, or the rest of "-oFILE".
+ */
+static void
+word_letters(GPtrArray *a, guint from, const char *const (*map)[3], guint n,
+	     const char *valued)
 {
 	guint i, k;
 
 	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++) {
-		for (k = 0; k < G_N_ELEMENTS(diff_not_here); k++)
-			if (!strcmp(a->pdata[i], diff_not_here[k]) ||
-			    (g_str_has_prefix(a->pdata[i], diff_not_here[k]) &&
-			     ((char *)a->pdata[i])[strlen(diff_not_here[k])] ==
-				 '='))
-				return diff_not_here[k];
+		const char *s = a->pdata[i];
+
+		for (k = 0; k < n; k++) {
+			if (!strcmp(s, map[k][0]) || !strcmp(s, map[k][1])) {
+				g_free(a->pdata[i]);
+				a->pdata[i] = g_strdup(map[k][2]);
+				/* its value is no letter of the word's */
+				if (strchr(valued, map[k][0][1]))
+					i++;
+				break;
+			}
+			if (!strncmp(s, map[k][0], 2) && s[2] &&
+			    strchr(valued, s[1])) {
+				g_ptr_array_insert(a, i + 1, g_strdup(s + 2));
+				g_free(a->pdata[i]);
+				a->pdata[i] = g_strdup(map[k][2]);
+				i++;
+				break;
+			}
+		}
 	}
-	return NULL;
+}
+
+/* b4 diff's -n, -o FILE, -c and -g DIR: lore-am's long options */
+static void
+diff_letters(GPtrArray *a, guint from)
+{
+	static const char *const map[][3] = {
+	    {"-n", "--no-diff", "--no-diff"},
+	    {"-o", "--output-diff", "--output-diff"},
+	    {"-c", "--color", "--color"},
+	    {"-g", "--gitdir", "--gitdir"},
+	};
+
+	word_letters(a, from, map, G_N_ELEMENTS(map), "og");
 }
 
 /* Does the option @arg (as given) take the next argument as its value? */
@@ -129,6 +161,59 @@ is_word(const char *a)
 }
 
 /*
+ * Does @s read as b4's -c NAME=VALUE: a key lore-am reads, or any
+ * NAME=VALUE whose NAME could not be part of a Message-ID or URL (then
+ * config_override() says what is wrong with it)?
+ */
+static gboolean
+assign_like(const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	return config_override_like(s) ||
+	       (eq && eq > s && !memchr(s, '@', eq - s) &&
+		!memchr(s, '/', eq - s) && !memchr(s, '<', eq - s) &&
+		!memchr(s, ':', eq - s));
+}
+
+/*
+ * Is the first argument from @from on that is not one of b4's global
+ * options (-d, -q, -n, --offline-mode, --no-stdin, -c NAME=VALUE) a
+ * word? Then those options are b4's, before its word.
+ */
+static gboolean
+word_ahead(int argc, char **argv, int from)
+{
+	static const char *const globals[] = {
+	    "-d",
+	    "--debug",
+	    "-q",
+	    "--quiet",
+	    "-n",
+	    "--no-interactive",
+	    "--offline-mode",
+	    "--no-stdin",
+	};
+	int i;
+	guint k;
+
+	for (i = from; i < argc; i++) {
+		for (k = 0; k < G_N_ELEMENTS(globals); k++)
+			if (!strcmp(argv[i], globals[k]))
+				break;
+		if (k < G_N_ELEMENTS(globals) ||
+		    g_str_has_prefix(argv[i], "--config="))
+			continue;
+		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "--config")) {
+			i++;
+			continue;
+		}
+		return is_word(argv[i]);
+	}
+	return FALSE;
+}
+
+/*
  * @argv with "-v1" split, and the index of the first argument that is no
  * option nor an option's value (0: none). b4's -n (--no-interactive)
  * before a word is dropped: lore-am's -n takes a name.
@@ -152,7 +237,14 @@ split_args(const GOptionEntry *t, int argc, char **argv, guint *word)
 			rest = TRUE;
 		} else if ((!strcmp(s, "-n") ||
 			    !strcmp(s, "--no-interactive")) &&
-			   i + 1 < argc && is_word(argv[i + 1])) {
+			   word_ahead(argc, argv, i + 1)) {
+			continue;
+		} else if (!strcmp(s, "-c") && i + 1 < argc &&
+			   (assign_like(argv[i + 1]) ||
+			    word_ahead(argc, argv, i + 2))) {
+			/* b4's -c NAME=VALUE, before its word */
+			g_ptr_array_add(
+			    a, g_strconcat("--config=", argv[++i], NULL));
 			continue;
 		} else if (s[0] != '-' || !s[1]) {
 			*word = a->len;
@@ -191,16 +283,21 @@ shazam_mode(GPtrArray *a, guint from)
 }
 
 /* b4 mbox's -f (--filter-dupes): --maildir and --append always skip
- * what the folder holds, so it asks for nothing more */
+ * what the folder holds, so it asks for nothing more; -r MBOX is
+ * --refetch */
 static void
 mbox_word(GPtrArray *a, guint from)
 {
+	static const char *const map[][3] = {
+	    {"-r", "--refetch", "--refetch"},
+	};
 	guint i;
 
 	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++)
 		if (!strcmp(a->pdata[i], "-f") ||
 		    !strcmp(a->pdata[i], "--filter-dupes"))
 			g_ptr_array_remove_index(a, i--);
+	word_letters(a, from, map, G_N_ELEMENTS(map), "r");
 	g_ptr_array_insert(a, from, g_strdup("--thread"));
 }
 
@@ -218,28 +315,34 @@ ty_letters(GPtrArray *a, guint from)
 	    {"-S", "--send-email", "--send"},
 	    {"-g", "--gitdir", "--gitdir"},
 	};
-	guint i, k;
 
-	for (i = from; i < a->len && strcmp(a->pdata[i], "--"); i++) {
+	word_letters(a, from, map, G_N_ELEMENTS(map), "tdbg");
+	g_ptr_array_insert(a, from, g_strdup("--ty"));
+}
+
+/*
+ * b4's -c NAME=VALUE after the word (or with none): --config, when the
+ * value reads as one (assign_like()); else -c is lore-am's own
+ * (-c with am and mbox, --color with diff). Values of options are
+ * skipped: "-P -c" keeps its "-c".
+ */
+static void
+config_letters(const GOptionEntry *t, GPtrArray *a, guint from)
+{
+	guint i;
+
+	for (i = from; i + 1 < a->len && strcmp(a->pdata[i], "--"); i++) {
 		const char *s = a->pdata[i];
 
-		for (k = 0; k < G_N_ELEMENTS(map); k++) {
-			if (!strcmp(s, map[k][0]) || !strcmp(s, map[k][1])) {
-				g_free(a->pdata[i]);
-				a->pdata[i] = g_strdup(map[k][2]);
-				break;
-			}
-			if (!strncmp(s, map[k][0], 2) && s[2] &&
-			    strchr("tdbg", s[1])) {
-				g_ptr_array_insert(a, i + 1, g_strdup(s + 2));
-				g_free(a->pdata[i]);
-				a->pdata[i] = g_strdup(map[k][2]);
-				i++;
-				break;
-			}
+		if (!strcmp(s, "-c") && assign_like(a->pdata[i + 1])) {
+			g_free(a->pdata[i]);
+			a->pdata[i] = g_strconcat(
+			    "--config=", (char *)a->pdata[i + 1], NULL);
+			g_ptr_array_remove_index(a, i + 1);
+		} else if (*s == '-' && takes_value(t, s)) {
+			i++;
 		}
 	}
-	g_ptr_array_insert(a, from, g_strdup("--ty"));
 }
 
 /* The word at @w of @a made options; a lore_status, reported. */
@@ -257,18 +360,11 @@ take_word(GPtrArray *a, guint w)
 		}
 	}
 	g_ptr_array_remove_index(a, w);
-	if (!strcmp(word, "diff") && diff_refused(a, w)) {
-		lore_err(
-		    "b4 diff's %s is not built into lore-am: diff compares "
-		    "two revisions of one thread (-v OLD NEW) or two am-ready "
-		    "mboxes (-m MBX1 MBX2), on stdout, colored on a terminal",
-		    diff_refused(a, w));
-		return LORE_EUSAGE;
-	}
 	if (!strcmp(word, "shazam"))
 		shazam_mode(a, w);
 	else if (!strcmp(word, "diff")) {
 		diff_mboxes(a, w);
+		diff_letters(a, w);
 		g_ptr_array_insert(a, w, g_strdup("--range-diff="));
 	} else if (!strcmp(word, "mbox"))
 		mbox_word(a, w);
@@ -286,6 +382,9 @@ cmd_b4_argv(const GOptionEntry *table, int argc, char **argv, char ***out)
 	GPtrArray *a = split_args(table, argc, argv, &w);
 	int rc = LORE_OK;
 
+	/* from the word on (split_args() took those before it): the word
+	 * stays where it is */
+	config_letters(table, a, w ? w : 1);
 	if (w && is_word(a->pdata[w]))
 		rc = take_word(a, w);
 	g_ptr_array_add(a, NULL);

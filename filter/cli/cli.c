@@ -39,6 +39,8 @@ cli_clear(struct cli *c)
 	g_free(c->ty_since);
 	g_free(c->ty_gitdir);
 	g_free(c->ty_pw_state);
+	g_free(c->diff_output);
+	g_free(c->refetch);
 	if (c->stdin_mails)
 		g_ptr_array_unref(c->stdin_mails);
 	memset(c, 0, sizeof(*c));

@@ -89,6 +89,13 @@ struct cli {
 	char *ty_pw_state;  /* b4's --pw-set-state, refused */
 	gboolean no_deps;   /* --no-deps: prerequisites left alone */
 	gboolean with_deps; /* --with-deps: one mbox, prerequisites first */
+	/* b4's -d and --no-stdin, diff's -n, -o FILE and -c, mbox's -r */
+	gboolean debug;	       /* -d: what the run does, on stderr */
+	gboolean no_stdin;     /* --no-stdin: stdin is never read */
+	gboolean diff_no_diff; /* diff -n: the git range-diff line only */
+	gboolean diff_color;   /* diff -c: colored, even into a file */
+	char *diff_output;     /* diff -o FILE, or NULL: stdout */
+	char *refetch;	       /* mbox -r MBOX, or NULL */
 	char **args;
 };
 

@@ -32,6 +32,7 @@ extern const struct cmd cmd_rangediff;	 /* cmd_rangediff.c */
 extern const struct cmd cmd_pr;		 /* cmd_pr.c: the word pr */
 extern const struct cmd cmd_dig;	 /* cmd_dig.c: the word dig */
 extern const struct cmd cmd_ty;		 /* cmd_ty.c: the word ty */
+extern const struct cmd cmd_refetch;	 /* refetch.c: mbox -r MBOX */
 
 /* `lore-am queue ...` (cmd_queue.c): @argv from the word "queue" on, its
  * own options. A lore_status, reported. */

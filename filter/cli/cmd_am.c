@@ -27,6 +27,8 @@ cmd_pick(const struct cli *c)
 		return &cmd_rangediff;
 	if (c->apply)
 		return &cmd_apply;
+	if (c->refetch)
+		return &cmd_refetch;
 	if (c->thread || c->maildir || c->append)
 		return &cmd_thread;
 	return &cmd_am;
@@ -97,13 +99,46 @@ b4_habits(struct cli *c)
 }
 
 /*
+ * --no-stdin (b4's): standard input is never read, so nothing may ask
+ * for it, and the Message-ID comes from the command line (or -m MBOX
+ * alone names the mailbox's thread, as with a terminal on stdin).
+ */
+static int
+no_stdin_check(const struct cli *c)
+{
+	guint i;
+
+	for (i = 0; c->mboxes && c->mboxes[i]; i++)
+		if (!strcmp(c->mboxes[i], "-"))
+			break;
+	if (c->passthrough || c->stdin_pipe_sep ||
+	    (c->mboxes && c->mboxes[i]) ||
+	    (c->rethread && c->args && c->args[0] &&
+	     !strcmp(c->args[0], "-"))) {
+		lore_err("--no-stdin: %s reads standard input",
+			 c->passthrough	     ? "--passthrough"
+			 : c->stdin_pipe_sep ? "--stdin-pipe-sep"
+			 : c->rethread	     ? "--rethread -"
+					     : "-m -");
+		return LORE_EUSAGE;
+	}
+	if (c->mboxes || c->compare_mboxes || (c->args && c->args[0]) ||
+	    c->ty || c->dig || c->refetch)
+		return LORE_OK;
+	lore_err("--no-stdin: give the MSGID or URL on the command line");
+	return LORE_EUSAGE;
+}
+
+/*
  * No MSGID and a terminal on stdin: nobody is piping a message in, so say
  * how to use lore-am instead of waiting for one.
  */
 static int
 check_terminal(const struct cli *c)
 {
-	if (c->passthrough || c->mboxes || c->compare_mboxes ||
+	if (c->no_stdin)
+		return no_stdin_check(c);
+	if (c->passthrough || c->mboxes || c->compare_mboxes || c->refetch ||
 	    (c->args && c->args[0]) || !isatty(STDIN_FILENO))
 		return LORE_OK;
 	lore_err("no MSGID given and no message piped in");
@@ -167,9 +202,13 @@ cmd_format(struct cli *c)
 		lore_err("--format '%s' is not text or json", s);
 		return LORE_EUSAGE;
 	}
-	if (c->json && (c->thread || c->passthrough || c->range_diff)) {
+	/* --maildir and --append are the thread mode too (before
+	 * cmd_thread_check() says so) */
+	if (c->json && (c->thread || c->maildir || c->append ||
+			c->passthrough || c->range_diff)) {
 		lore_err("--format=json is the am run's summary: not with "
-			 "--thread, --passthrough or --range-diff");
+			 "--thread, --maildir, --append, --passthrough or "
+			 "--range-diff");
 		return LORE_EUSAGE;
 	}
 	return LORE_OK;
@@ -201,6 +240,13 @@ cmd_common_check(struct cli *c)
 	}
 	if ((c->range_diff_opts || c->compare_mboxes) && !c->range_diff) {
 		lore_err("--range-diff-opts goes with --range-diff (b4 diff)");
+		return LORE_EUSAGE;
+	}
+	if ((c->diff_no_diff || c->diff_output || c->diff_color ||
+	     c->ty_gitdir) &&
+	    !c->range_diff) {
+		lore_err("--no-diff, --output-diff, --color and --gitdir go "
+			 "with --range-diff (b4 diff -n, -o, -c, -g) or ty");
 		return LORE_EUSAGE;
 	}
 	if (c->merge_base && !c->apply) {

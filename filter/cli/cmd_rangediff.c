@@ -9,6 +9,8 @@
 #include "git/rangediff.h"
 #include "core/util.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 /*
@@ -100,7 +102,51 @@ rangediff_check(struct cli *c)
 			 "--thread");
 		return LORE_EUSAGE;
 	}
+	if (c->diff_no_diff && (c->diff_output || c->diff_color)) {
+		lore_err("diff -n prints the git range-diff command: not with "
+			 "-o FILE or -c");
+		return LORE_EUSAGE;
+	}
 	return mboxes_check(c);
+}
+
+/* @path (the caller's, replaced) as seen from the current folder */
+static void
+absolute(char **path)
+{
+	char *abs;
+
+	if (!*path || !strcmp(*path, "-"))
+		return;
+	abs = g_canonicalize_filename(*path, NULL);
+	g_free(*path);
+	*path = abs;
+}
+
+/* b4 diff's -g DIR: the files named stay the ones named here; -n, -o
+ * FILE and -c handed to the engine */
+static int
+diff_place(struct cli *c)
+{
+	struct rangediff_show show = {c->diff_no_diff, NULL, c->diff_color};
+	guint i;
+
+	for (i = 0; c->ty_gitdir && c->mboxes && c->mboxes[i]; i++)
+		absolute(&c->mboxes[i]);
+	for (i = 0; c->ty_gitdir && c->compare_mboxes && c->compare_mboxes[i];
+	     i++)
+		absolute(&c->compare_mboxes[i]);
+	if (c->ty_gitdir)
+		absolute(&c->diff_output);
+	if (c->ty_gitdir && g_chdir(c->ty_gitdir) != 0) {
+		g_autofree char *s = lore_term_safe(c->ty_gitdir, -1);
+
+		lore_err("cannot enter '%s': %s", s, g_strerror(errno));
+		return LORE_EUSAGE;
+	}
+	show.output = c->diff_output;
+	rangediff_set_show(&show);
+	return LORE_OK;
 }
 
 /* b4 diff -m MBX1 MBX2: the two files compared, no thread gathered */
@@ -111,6 +157,8 @@ rangediff_cmd(struct cli *c)
 	g_auto(GStrv) extra = NULL;
 	int rc;
 
+	if ((rc = diff_place(c)))
+		return rc;
 	if (!c->compare_mboxes)
 		return run_cli(c);
 	extra = rangediff_opts(c->range_diff_opts, NULL);

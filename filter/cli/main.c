@@ -6,6 +6,8 @@
  */
 #include "cli/cmd.h"
 #include "source/lore.h"
+#include "core/config.h"
+#include "core/say.h"
 #include "core/util.h"
 
 #include <gmime/gmime.h>
@@ -60,6 +62,13 @@ range_diff_cb(const char *name, const char *value, gpointer data, GError **err)
 	g_free(opts.range_diff);
 	opts.range_diff = g_strdup(value ? value : "");
 	return TRUE;
+}
+
+/* -c NAME=VALUE (b4's --config): this run's setting, above git config */
+static gboolean
+config_cb(const char *name, const char *value, gpointer data, GError **err)
+{
+	return config_override(value, err);
 }
 
 static GOptionEntry entries[] = {
@@ -285,12 +294,41 @@ static GOptionEntry entries[] = {
     {"dry-run", 0, 0, G_OPTION_ARG_NONE, &opts.dry_run,
      "ty: print the thanks on stdout (an mbox), change nothing", NULL},
     {"gitdir", 0, 0, G_OPTION_ARG_FILENAME, &opts.ty_gitdir,
-     "ty: the repository in this folder, not the current one (-g)", "DIR"},
+     "ty, --range-diff: the repository in this folder, not the current "
+     "one (-g)",
+     "DIR"},
+    {"no-diff", 0, 0, G_OPTION_ARG_NONE, &opts.diff_no_diff,
+     "With --range-diff: build both revisions and print the git "
+     "range-diff command that compares them, not its output (diff -n)",
+     NULL},
+    {"output-diff", 0, 0, G_OPTION_ARG_FILENAME, &opts.diff_output,
+     "With --range-diff: write the comparison into FILE, replaced "
+     "whole, not on stdout (diff -o)",
+     "FILE"},
+    {"color", 0, 0, G_OPTION_ARG_NONE, &opts.diff_color,
+     "With --range-diff: colored, even into a file or a pipe (diff -c)", NULL},
+    {"refetch", 0, 0, G_OPTION_ARG_FILENAME, &opts.refetch,
+     "Fetch every message of this mbox file again from the sources, as "
+     "sent, and replace the file with them (b4 mbox -r)",
+     "MBOX"},
     {"pw-set-state", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING,
      &opts.ty_pw_state, "b4 ty's patchwork state: not built (refused)",
      "STATE"},
     {"quiet", 'q', 0, G_OPTION_ARG_NONE, &opts.quiet,
      "Print only errors on stderr", NULL},
+    {"debug", 'd', 0, G_OPTION_ARG_NONE, &opts.debug,
+     "Say on stderr what the run does: each source asked and what it "
+     "gave, why this revision (--explain)",
+     NULL},
+    {"no-stdin", 0, 0, G_OPTION_ARG_NONE, &opts.no_stdin,
+     "Never read standard input, even when it is no terminal: the MSGID "
+     "or URL comes from the command line",
+     NULL},
+    {"config", 0, 0, G_OPTION_ARG_CALLBACK, (void *)config_cb,
+     "Set git config NAME (lore-am.*, b4.*, lore.* or user.*) to VALUE "
+     "for this run, above the config files (-c NAME=VALUE, as b4's); "
+     "repeatable",
+     "NAME=VALUE"},
     {"version", 'V', 0, G_OPTION_ARG_NONE, &opts.version,
      "Print the version and exit", NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &opts.args, NULL,
@@ -425,6 +463,8 @@ run(const struct cmd *cmd)
 
 	/* a filter's stderr goes to a log: only errors belong there */
 	lore_quiet = opts.quiet || opts.passthrough || opts.json;
+	lore_debug = opts.debug;
+	lore_dbg("the %s run", cmd->name);
 	/* a file size limit must fail the write (EFBIG), not kill us
 	 * halfway: the temporary file is then removed and reported */
 	signal(SIGXFSZ, SIG_IGN);
@@ -467,5 +507,6 @@ main(int argc, char **argv)
 			rc = run(cmd);
 	}
 	cli_clear(&opts);
+	config_overrides_free();
 	return rc;
 }

@@ -380,7 +380,7 @@ run_target(struct cli *c, struct message **piped, char **target)
 	} else if (stdin_mbox) {
 		lore_err("with -m -, give the Message-ID as an argument");
 		return LORE_EUSAGE;
-	} else if (!c->mboxes || !isatty(STDIN_FILENO)) {
+	} else if (!c->no_stdin && (!c->mboxes || !isatty(STDIN_FILENO))) {
 		rc = read_stdin_message(piped);
 		if (rc)
 			return rc;

@@ -74,7 +74,8 @@ runopts_am(struct amjob_opts *o, const struct cli *c, struct config *cfg)
 	o->no_cover = c->no_cover;
 	o->arriving = c->passthrough;
 	o->allow_unicode_control = c->allow_unicode_control;
-	o->explain = c->explain;
+	/* -d says why this revision too */
+	o->explain = c->explain || c->debug;
 	o->gate.add_my_sob = c->add_my_sob;
 	o->gate.user_name = o->trailers.user_name;
 	o->gate.user_email = o->trailers.user_email;

@@ -7,8 +7,101 @@
  */
 #include "core/config.h"
 #include "core/gitconfig.h"
+#include "core/util.h"
 
 #include <string.h>
+
+/* -c NAME=VALUE: "section.key" (lower case) -> value, or NULL: none */
+static GHashTable *overrides;
+
+/* The length of NAME's section when @name (@len bytes) is a key of a
+ * section lore-am reads, with a key after the last dot; else 0. */
+static gsize
+override_section(const char *name, gsize len)
+{
+	static const char *const sections[] = {"lore-am", "b4", "lore", "user"};
+	const char *dot = memchr(name, '.', len);
+	const char *last = g_strrstr_len(name, len, ".");
+	const char *p;
+	guint i;
+
+	if (!dot || last + 1 == name + len || !g_ascii_isalpha(last[1]))
+		return 0;
+	for (p = last + 1; p < name + len; p++)
+		if (!g_ascii_isalnum(*p) && *p != '-')
+			return 0;
+	/* a subsection may hold anything but controls (git's rule) */
+	for (p = dot; p < last; p++)
+		if ((guchar)*p < ' ' || *p == 0x7f)
+			return 0;
+	for (i = 0; i < G_N_ELEMENTS(sections); i++)
+		if ((gsize)(dot - name) == strlen(sections[i]) &&
+		    !g_ascii_strncasecmp(name, sections[i], dot - name))
+			return dot - name;
+	return 0;
+}
+
+gboolean
+config_override_like(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	return override_section(arg, eq ? (gsize)(eq - arg) : strlen(arg)) > 0;
+}
+
+gboolean
+config_override(const char *assign, GError **err)
+{
+	const char *eq = strchr(assign, '=');
+	gsize nlen = eq ? (gsize)(eq - assign) : strlen(assign);
+	const char *value = eq ? eq + 1 : "true";
+	const char *p;
+
+	if (nlen > CONFIG_NAME_MAX || !override_section(assign, nlen)) {
+		g_autofree char *s = lore_term_safe(assign, -1);
+
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "-c '%s': not NAME=VALUE with NAME a key of "
+			    "lore-am.*, b4.*, lore.* or user.* (section.key)",
+			    s);
+		return FALSE;
+	}
+	for (p = value; *p; p++)
+		if ((guchar)*p < ' ' && *p != '\t')
+			break;
+	if (*p || strlen(value) > CONFIG_VALUE_MAX) {
+		g_autofree char *s = g_strndup(assign, nlen);
+		g_autofree char *n = lore_term_safe(s, -1);
+
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "-c %s: the value is one line of at most %d bytes",
+			    n, CONFIG_VALUE_MAX);
+		return FALSE;
+	}
+	if (!overrides)
+		overrides = g_hash_table_new_full(g_str_hash, g_str_equal,
+						  g_free, g_free);
+	if (g_hash_table_size(overrides) >= CONFIG_OVERRIDES_MAX) {
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "-c: at most %d settings", CONFIG_OVERRIDES_MAX);
+		return FALSE;
+	}
+	g_hash_table_replace(overrides, g_ascii_strdown(assign, nlen),
+			     g_strdup(value));
+	return TRUE;
+}
+
+void
+config_overrides_free(void)
+{
+	g_clear_pointer(&overrides, g_hash_table_destroy);
+}
+
+static const char *
+overridden(const char *key)
+{
+	return overrides ? g_hash_table_lookup(overrides, key) : NULL;
+}
 
 struct config *
 config_load(void)
@@ -71,21 +164,28 @@ const char *
 config_raw(struct config *c, const char *fullkey)
 {
 	g_autofree char *k = g_ascii_strdown(fullkey, -1);
+	const char *v = overridden(k);
 
-	return g_hash_table_lookup(c->vals, k);
+	return v ? v : g_hash_table_lookup(c->vals, k);
 }
 
 const char *
 config_get(struct config *c, const char *key, const char *b4key)
 {
 	g_autofree char *k = g_strconcat("lore-am.", key, NULL);
-	const char *v = config_raw(c, k);
+	g_autofree char *l = g_ascii_strdown(k, -1);
+	g_autofree char *c4 = b4key ? g_strconcat("b4.", b4key, NULL) : NULL;
+	g_autofree char *b = c4 ? g_ascii_strdown(c4, -1) : NULL;
+	const char *v;
 
-	if (!v && b4key) {
-		g_autofree char *b = g_strconcat("b4.", b4key, NULL);
-
-		v = config_raw(c, b);
-	}
+	/* -c for either name first: it is this run's setting of the key */
+	v = overridden(l);
+	if (!v && b)
+		v = overridden(b);
+	if (!v)
+		v = g_hash_table_lookup(c->vals, l);
+	if (!v && b)
+		v = g_hash_table_lookup(c->vals, b);
 	return v;
 }
 

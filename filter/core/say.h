@@ -13,4 +13,12 @@
 
 void lore_say(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 
+/*
+ * -d (b4's --debug), set once by main.c: lore_dbg() says what the run
+ * does ("lore-am: debug: " and the line, made terminal-safe) on stderr,
+ * even under -q; without -d it says nothing.
+ */
+extern int lore_debug;
+void lore_dbg(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
 #endif

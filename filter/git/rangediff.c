@@ -149,10 +149,31 @@ apply_rev(const struct amjob_result *r, struct config *cfg, struct apply_job *j)
 	return FALSE;
 }
 
+/* b4 diff's -n, -o FILE and -c (rangediff_set_show()) */
+static struct rangediff_show show;
+
+void
+rangediff_set_show(const struct rangediff_show *s)
+{
+	show = *s;
+}
+
+/* colored on a terminal, or asked for (-c); a file only with -c */
 static const char *
 color_arg(void)
 {
-	return isatty(STDOUT_FILENO) ? "--color=always" : "--no-color";
+	if (show.color)
+		return "--color=always";
+	return !show.output && isatty(STDOUT_FILENO) ? "--color=always"
+						     : "--no-color";
+}
+
+/* the comparison on stdout, or into -o FILE, replaced whole */
+static gboolean
+emit(const GString *out, GError **err)
+{
+	return show.output ? writer_file(show.output, out, err)
+			   : writer_stdout(out, err);
 }
 
 /* What --range-diff-opts may pass: options that change what is shown. */
@@ -276,6 +297,19 @@ range_diff(struct apply_job *a, struct apply_job *b, const char *const *extra)
 	GError *err = NULL;
 	int rc = LORE_OK;
 
+	if (show.no_diff) {
+		/* b4 diff -n: the command, its commits kept in the repository
+		 * (unreferenced, as b4 leaves them, until git gc prunes) */
+		g_string_printf(out, "git range-diff %s %s\n", r1, r2);
+		if (!writer_stdout(out, &err)) {
+			lore_err("%s", err->message);
+			rc = err->code;
+			g_error_free(err);
+		}
+		g_string_free(out, TRUE);
+		g_string_free(e, TRUE);
+		return rc;
+	}
 	g_ptr_array_add(argv, "range-diff");
 	g_ptr_array_add(argv, (gpointer)color_arg());
 	for (; extra && *extra; extra++)
@@ -289,7 +323,7 @@ range_diff(struct apply_job *a, struct apply_job *b, const char *const *extra)
 
 		lore_err("git range-diff failed: %s", g_strchomp(why));
 		rc = LORE_ENOTFOUND;
-	} else if (!writer_stdout(out, &err)) {
+	} else if (!emit(out, &err)) {
 		lore_err("%s", err->message);
 		rc = err->code;
 		g_error_free(err);
@@ -408,7 +442,7 @@ interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
 					       "\n--- dropped in v%d: %s\n",
 					       rn->revision, st);
 	}
-	if (!writer_stdout(out, &err)) {
+	if (!emit(out, &err)) {
 		lore_err("%s", err->message);
 		rc = err->code;
 		g_error_free(err);
@@ -432,10 +466,17 @@ compare(struct amjob_result *ro, struct amjob_result *rn,
 	if (!top)
 		lore_info(
 		    "not in a git work tree: the revisions are not applied");
-	if (top && apply_rev(ro, cfg, &jo) && apply_rev(rn, cfg, &jn))
+	if (top && apply_rev(ro, cfg, &jo) && apply_rev(rn, cfg, &jn)) {
 		rc = range_diff(&jo, &jn, extra);
-	else
+	} else if (show.no_diff) {
+		lore_err("--no-diff: v%d and v%d do not both apply %s: no git "
+			 "range-diff to give",
+			 ro->revision, rn->revision,
+			 top ? "here" : "outside a git work tree");
+		rc = LORE_ENOTFOUND;
+	} else {
 		rc = interdiff(ro, rn);
+	}
 	apply_job_clear(&jo);
 	apply_job_clear(&jn);
 	return rc;

@@ -27,6 +27,21 @@ gboolean rangediff_parse(const char *spec, int *old_rev, int *new_rev);
 char **rangediff_opts(const char *text, GError **err);
 
 /*
+ * How the comparison is given, for the rest of the run (b4 diff's
+ * letters): @no_diff (-n) writes the `git range-diff A..B C..D` line that
+ * compares the two built revisions on stdout instead (an error when they
+ * do not both apply); @output (-o FILE, borrowed) replaces FILE whole
+ * (writer_file()) instead of writing stdout; @color (-c) colors it even
+ * into a file or pipe. Zeroed: stdout, colored on a terminal.
+ */
+struct rangediff_show {
+	gboolean no_diff;
+	const char *output;
+	gboolean color;
+};
+void rangediff_set_show(const struct rangediff_show *s);
+
+/*
  * Build both revisions of the series @s that @spec names (as
  * rangediff_parse() reads it) with @o's settings and write their
  * range-diff on stdout (colored on a terminal), git range-diff given

@@ -8,6 +8,7 @@
 #include "source/source.h"
 #include "mail/mbox.h"
 #include "source/mdindex.h"
+#include "core/say.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -271,7 +272,21 @@ int
 source_fetch(struct source *src, const char *msgid, struct thread *t,
 	     GError **err)
 {
-	return src->fetch(src, msgid, t, err);
+	guint had = src->added;
+	int rc = src->fetch(src, msgid, t, err);
+
+	/* -d: which source was asked, and what it gave */
+	if (rc == LORE_OK)
+		lore_dbg("%s (%s) asked for <%s>: %u message%s added",
+			 src->label ? src->label : src->name, src->name,
+			 msgid ? msgid : "*", src->added - had,
+			 src->added - had == 1 ? "" : "s");
+	else
+		lore_dbg("%s (%s) asked for <%s>: %s",
+			 src->label ? src->label : src->name, src->name,
+			 msgid ? msgid : "*",
+			 err && *err ? (*err)->message : "nothing");
+	return rc;
 }
 
 void

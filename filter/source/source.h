@@ -116,6 +116,7 @@ struct source *source_mails_new(GPtrArray *mails, const char *label);
 gboolean source_query_fits(const struct source_query *q,
 			   const struct message *m);
 
+/* @src->fetch(); with -d (say.h's lore_dbg()), one line on what it gave. */
 int source_fetch(struct source *src, const char *msgid, struct thread *t,
 		 GError **err);
 void source_free(struct source *src);
