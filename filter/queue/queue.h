@@ -73,15 +73,25 @@ char *queue_path(void);
 struct queue *queue_open(GError **err);
 void queue_close(struct queue *q);
 
+/* FALSE when lore-am.queue = false in @cfg: nothing is recorded. */
+gboolean queue_enabled(struct config *cfg);
+
+struct followups;
+
 /*
  * Record what @s (the series of a thread) holds: its revisions, their
- * patches present, the reviews per patch, every message's place. @target
- * (or NULL) is the mail the run was given: @seen (may be NULL) gets its
- * revision's state. Never fails the run: a failure is said in one line.
- * lore-am.queue = false in @cfg turns recording off.
+ * patches present, each patch's patch-id, the reviews per patch, every
+ * message's place. @f is the trailers stage run on @s
+ * (followup_collect(), borrowed: the caller hands the same to the am
+ * job, so it runs once); the counts and patch-ids are its. Only what
+ * changed is written: a mail arriving in a known thread writes its own
+ * row and its revision's. @target (or NULL) is the mail the run was
+ * given: @seen (may be NULL) gets its revision's state. Never fails the
+ * run: a failure is said in one line. Does nothing unless
+ * queue_enabled(@cfg).
  */
-void queue_note(struct config *cfg, struct series_set *s, const char *target,
-		gboolean sloppy, struct queue_seen *seen);
+void queue_note(struct config *cfg, struct series_set *s, struct followups *f,
+		const char *target, struct queue_seen *seen);
 
 /*
  * Mark the series of @msgid (any message of it the queue knows) as
