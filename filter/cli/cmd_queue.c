@@ -9,6 +9,7 @@
  */
 #include "cli/cmd.h"
 #include "cli/queueout.h"
+#include "cli/queuescan.h"
 #include "core/config.h"
 #include "core/msgid.h"
 #include "core/util.h"
@@ -28,7 +29,7 @@
 
 struct queue_cli {
 	char *state, *since, *format, *set;
-	gboolean ready, mine, show, messages;
+	gboolean ready, mine, show, messages, no_scan;
 	char **args;
 };
 
@@ -36,7 +37,9 @@ static const char queue_summary[] =
     "Lists the patch series lore-am has seen (each run that finds a series\n"
     "records it): state, revision, patches, reviews, age and subject.\n"
     "States: new, complete, reviewed, superseded, applied, thanked,\n"
-    "rejected. With --show, the state of the series of the message ID (or\n"
+    "rejected. In a git work tree, a whole series whose patches are all\n"
+    "among HEAD's last lore-am.deps-lookback commits is marked applied.\n"
+    "With --show, the state of the series of the message ID (or\n"
     "of the mail on standard input); with --set STATE ID, mark it.\n"
     "\n"
     "Exit status: 0 done; 1 the message is in no series the queue knows;\n"
@@ -327,6 +330,12 @@ do_list(struct queue_cli *o)
 	}
 	if (o->mine && (rc = mine(&m)))
 		return rc;
+	if (!o->no_scan) {
+		struct config *cfg = config_load();
+
+		queuescan_run(cfg);
+		config_free(cfg);
+	}
 	if (!(q = queue_open(&err))) {
 		maintainers_free(m);
 		return open_failed(err);
@@ -394,6 +403,10 @@ cmd_queue_main(int argc, char **argv)
 	     "Mark the series of ID applied, thanked or rejected (new: clear "
 	     "the marks)",
 	     "STATE"},
+	    {"no-scan", 0, 0, G_OPTION_ARG_NONE, &o.no_scan,
+	     "Do not look for the series in the current git tree's recent "
+	     "history (found there whole: applied)",
+	     NULL},
 	    {"messages", 0, 0, G_OPTION_ARG_NONE, &o.messages,
 	     "Read Message-IDs on standard input; print each message of their "
 	     "series with its state (for the notmuch hook)",

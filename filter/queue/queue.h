@@ -149,4 +149,35 @@ typedef void (*queue_msg_fn)(const char *msgid, enum queue_state state,
 gboolean queue_messages(struct queue *q, gint64 id, queue_msg_fn fn,
 			gpointer data, GError **err);
 
+/*
+ * A series the applied scan looks for: its latest revision, whole and not
+ * marked applied, thanked or rejected, with every patch's patch-id.
+ */
+struct queue_pending {
+	char *root; /* the revision's first message's Message-ID */
+	int revision;
+	GPtrArray *ids; /* char *, patch 1..N's patch-id (owned) */
+};
+
+void queue_pending_free(struct queue_pending *p);
+
+/*
+ * The series to look for, at most @max, the most recently seen first: a
+ * GPtrArray of struct queue_pending * (owned), or NULL with @err.
+ */
+GPtrArray *queue_pending(struct queue *q, guint max, GError **err);
+
+/* What @pend (struct queue_pending *) asks, as a short string (g_free). */
+char *queue_pending_digest(GPtrArray *pend);
+
+/*
+ * Was the tree @top, its HEAD at @head, scanned last for the series
+ * @digest says (queue_pending_digest())? Then a scan finds nothing new.
+ * queue_scan_done() records a scan (FALSE with @err).
+ */
+gboolean queue_scan_seen(struct queue *q, const char *top, const char *head,
+			 const char *digest);
+gboolean queue_scan_done(struct queue *q, const char *top, const char *head,
+			 const char *digest, GError **err);
+
 #endif

@@ -14,7 +14,8 @@
 
 /* "LORQ": the file is lore-am's queue, not another program's database */
 #define QUEUE_APP_ID 0x4c4f5251
-/* 2: each patch's patch-id (the patches table); a file of 1 gains it */
+/* 2: each patch's patch-id (patches), the applied scans (scans); a file
+ * of 1 gains them */
 #define QUEUE_SCHEMA 2
 /* deliveries at once wait for each other this long, in milliseconds */
 #define QUEUE_BUSY_MS 10000
@@ -208,7 +209,11 @@ static const char schema[] =
     " revision INTEGER NOT NULL,"
     " number INTEGER NOT NULL,"
     " patchid TEXT NOT NULL,"
-    " PRIMARY KEY(series, revision, number)) WITHOUT ROWID;";
+    " PRIMARY KEY(series, revision, number)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS scans("
+    " top TEXT PRIMARY KEY,"
+    " head TEXT NOT NULL,"
+    " pending TEXT NOT NULL);";
 
 /* A new file gets the schema, one of an older schema the tables it
  * lacks (each made IF NOT EXISTS); an existing one must be ours. A newer
