@@ -6,6 +6,7 @@
  */
 #include "cli/queuescan.h"
 #include "cli/deps.h"
+#include "cli/queuetag.h"
 #include "core/gitrun.h"
 #include "core/util.h"
 #include "git/applied.h"
@@ -59,7 +60,7 @@ head_id(void)
 /* The scan of @pend's patch-ids; the series not found left in @rest
  * (borrowed). FALSE when git could not tell. */
 static gboolean
-scan(GPtrArray *pend, guint lookback, GPtrArray *rest)
+scan(GPtrArray *pend, guint lookback, GPtrArray *rest, GPtrArray *marked)
 {
 	g_autoptr(GPtrArray) ids = g_ptr_array_new();
 	char **found;
@@ -91,6 +92,8 @@ scan(GPtrArray *pend, guint lookback, GPtrArray *rest)
 				 "applied: %s",
 				 err->message);
 			g_clear_error(&err);
+		} else {
+			g_ptr_array_add(marked, p->root);
 		}
 	}
 	for (i = 0; i < ids->len; i++)
@@ -107,6 +110,7 @@ queuescan_run(struct config *cfg)
 	g_autofree char *left = NULL;
 	g_autoptr(GPtrArray) pend = NULL;
 	g_autoptr(GPtrArray) rest = g_ptr_array_new();
+	g_autoptr(GPtrArray) marked = g_ptr_array_new();
 	struct queue *q;
 	GError *err = NULL;
 
@@ -124,7 +128,7 @@ queuescan_run(struct config *cfg)
 		digest = memo(pend, lookback);
 		/* the same HEAD, series and depth: nothing new to find */
 		if (!queue_scan_seen(q, top, head, digest) &&
-		    scan(pend, lookback, rest)) {
+		    scan(pend, lookback, rest, marked)) {
 			left = memo(rest, lookback);
 			queue_scan_done(q, top, head, left, &err);
 		}
@@ -136,4 +140,6 @@ queuescan_run(struct config *cfg)
 		g_error_free(err);
 	}
 	queue_close(q);
+	if (marked->len)
+		queuetag_move(cfg, marked);
 }
