@@ -20,19 +20,7 @@ queue_revisions "$TRASH/repo" || { echo "Bail out! cannot build the series"; exi
 hooks_path
 mail=$TRASH/mail
 mkdir -p "$mail/lists/cur" "$mail/lists/new" "$mail/lists/tmp"
-export NOTMUCH_CONFIG=$TRASH/notmuch-config
-cat >"$NOTMUCH_CONFIG" <<EOC
-[database]
-path=$mail
-hook_dir=$TRASH/hooks
-[new]
-tags=new;unread
-[user]
-name=Test Maintainer
-primary_email=maintainer@example.org
-EOC
-mkdir -p "$TRASH/hooks"
-cp "$SRC_DIR/notmuch/post-new" "$TRASH/hooks/post-new"
+notmuch_hook_setup "$mail"
 notmuch config set lore-am.outdir "$TRASH/patches"
 notmuch new --quiet
 

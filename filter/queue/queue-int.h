@@ -78,8 +78,6 @@ struct seen_series {
 	int latest;
 };
 
-void queue_seen_series_clear(struct seen_series *ss);
-
 struct followups;
 
 /*

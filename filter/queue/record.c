@@ -130,8 +130,8 @@ rev_info(struct followups *f, struct series *ser, struct rev_info *ri)
 			   ri, files);
 }
 
-void
-queue_seen_series_clear(struct seen_series *ss)
+static void
+seen_clear(struct seen_series *ss)
 {
 	guint i;
 
@@ -217,7 +217,7 @@ queue_note(struct config *cfg, struct series_set *s, struct followups *f,
 	if (!queue_enabled(cfg) || !s || !f)
 		return;
 	if (!seen_read(s, f, &ss)) {
-		queue_seen_series_clear(&ss);
+		seen_clear(&ss);
 		return;
 	}
 	q = queue_open(&err);
@@ -230,5 +230,5 @@ queue_note(struct config *cfg, struct series_set *s, struct followups *f,
 			queue_seen_clear(seen);
 	}
 	queue_close(q);
-	queue_seen_series_clear(&ss);
+	seen_clear(&ss);
 }

@@ -100,6 +100,7 @@ new_series(struct queue *q, struct seen_series *ss, gint64 now, GError **err)
 	sqlite3_reset(st);
 	return ok ? lookup(q, "SELECT id FROM series WHERE key = ?1", key) : 0;
 }
+
 /* The larger count of each patch, of what was stored and what is seen:
  * a run that sees fewer replies (another mailbox) takes nothing away. */
 static char *
