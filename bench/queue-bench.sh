@@ -23,6 +23,8 @@ command -v valgrind >/dev/null || { echo "queue-bench.sh: needs valgrind" >&2; e
 command -v sqlite3 >/dev/null || { echo "queue-bench.sh: needs sqlite3" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-queue.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+# outside any git tree: `lore-am queue` lists, it does not scan a tree
+cd "$tmp"
 export HOME=$tmp/home GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$tmp/gitconfig
 unset XDG_DATA_HOME
 mkdir -p "$HOME"
@@ -82,6 +84,7 @@ rm -rf "$HOME/.local/share/lore-am"
 	<"$(ls "$tmp"/split/* | tail -1)" >/dev/null 2>&1
 sqlite3 "$q" <<'SQL'
 DELETE FROM messages; DELETE FROM revisions; DELETE FROM series;
+DELETE FROM patches;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000)
 INSERT INTO series(id, key, author, title, subject, first_seen, last_seen,
 	applied, thanked, rejected)

@@ -17,6 +17,10 @@
 #   chat_mail FILE        a mail that is no patch at all, to the list
 #                         (<lunch@example.net>)
 #   to_maildir MBOX DIR   deliver each message of MBOX into maildir DIR/cur
+#   notmuch_hook_setup MAILDIR  a notmuch configuration for the database
+#                         in MAILDIR ($NOTMUCH_CONFIG, exported; new mail
+#                         tagged new and unread) with notmuch/post-new as
+#                         its post-new hook, in $TRASH/hooks
 #   expect_series ID DIR  run lore-am on $TRASH/both.mbox for ID into DIR
 #   hooks_expected        the two series as lore-am writes them (for
 #                         ONE_P2 and TWO_ID): $exp_one and $exp_two, the
@@ -103,6 +107,22 @@ Message-ID: <lunch@example.net>
 
 Anyone?
 EOM
+}
+
+notmuch_hook_setup() {
+	export NOTMUCH_CONFIG=$TRASH/notmuch-config
+	cat >"$NOTMUCH_CONFIG" <<EOC
+[database]
+path=$1
+hook_dir=$TRASH/hooks
+[new]
+tags=new;unread
+[user]
+name=Test Maintainer
+primary_email=maintainer@example.org
+EOC
+	mkdir -p "$TRASH/hooks" &&
+		cp "$SRC_DIR/notmuch/post-new" "$TRASH/hooks/post-new"
 }
 
 to_maildir() {

@@ -33,19 +33,7 @@ to_maildir "$TRASH/both.mbox" "$mail/lists"
 p3=$(grep -l '^Message-I[dD]: <20240101120000.3.v1-PATCH@example.org>' "$mail"/lists/cur/*)
 mv "$p3" "$TRASH/patch3"
 
-export NOTMUCH_CONFIG=$TRASH/notmuch-config
-cat >"$NOTMUCH_CONFIG" <<EOC
-[database]
-path=$mail
-hook_dir=$TRASH/hooks
-[new]
-tags=new;unread
-[user]
-name=Test Maintainer
-primary_email=maintainer@example.org
-EOC
-mkdir -p "$TRASH/hooks"
-cp "$SRC_DIR/notmuch/post-new" "$TRASH/hooks/post-new"
+notmuch_hook_setup "$mail"
 notmuch config set lore-am.outdir "~/patches"
 notmuch config set lore-am.args "-l"
 

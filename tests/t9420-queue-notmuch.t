@@ -5,32 +5,22 @@
 # (lore-am/complete, lore-am/reviewed, lore-am/superseded), one state tag
 # a message, and moves the tags when the state changes: v2 arriving tags
 # v1 superseded, v3 (a thread of its own) tags v2 superseded. The names
-# come from notmuch config.
+# come from notmuch config. A mark set by `lore-am queue --set` or by
+# --apply moves the tags at once, without waiting for the next mail; a
+# database that cannot be written to is one warning, the mark still set.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-queue.sh"
 
 command -v notmuch >/dev/null || skip_all "notmuch not installed"
-plan 11
+plan 17
 
 queue_revisions "$TRASH/repo" || { echo "Bail out! cannot build the series"; exit 1; }
 hooks_path
 mail=$TRASH/mail
 mkdir -p "$mail/lists/cur" "$mail/lists/new" "$mail/lists/tmp"
-export NOTMUCH_CONFIG=$TRASH/notmuch-config
-cat >"$NOTMUCH_CONFIG" <<EOC
-[database]
-path=$mail
-hook_dir=$TRASH/hooks
-[new]
-tags=new;unread
-[user]
-name=Test Maintainer
-primary_email=maintainer@example.org
-EOC
-mkdir -p "$TRASH/hooks"
-cp "$SRC_DIR/notmuch/post-new" "$TRASH/hooks/post-new"
+notmuch_hook_setup "$mail"
 notmuch config set lore-am.outdir "$TRASH/patches"
 notmuch new --quiet
 
@@ -81,4 +71,44 @@ arrive 17
 is "$(tags 03 17)" "03: lore-am/superseded;17: lore-am/superseded;" \
 	"a late reply to v1: superseded like its patch"
 is "$(grep -c . "$TRASH/hook.err")" 0 "the hook says nothing"
+
+# marks move the tags at once, no mail arriving
+"$LORE_AM" queue --set rejected "$V3C" 2>"$TRASH/err"
+is "$? $(tags 11 14 16)$(cat "$TRASH/err")" \
+	"0 11: lore-am/rejected;14: lore-am/rejected;16: lore-am/rejected;" \
+	"--set rejected: the series' messages tagged lore-am/rejected at once"
+is "$(tags 01 06)" "01: lore-am/superseded;06: lore-am/superseded;" \
+	"... its older revisions' tags as they were"
+"$LORE_AM" queue --set new "$V3C"
+is "$(tags 11 16)" "11: queue/ok;16: queue/ok;" "--set new: back to reviewed"
+to_mbox "$TRASH/v3.mbox" "$A"/1[1-6]-*
+user_clone "$TRASH/u" base
+(cd "$TRASH/u" && "$LORE_AM" -q --apply -m "$TRASH/v3.mbox" "$V3C") \
+	2>"$TRASH/err"
+is "$? $(tags 11 14 15)$(cat "$TRASH/err")" \
+	"0 11: lore-am/applied;14: lore-am/applied;15: lore-am/applied;" \
+	"--apply: tagged lore-am/applied at once"
+
+# a database another writer holds (notmuch tag --batch, waiting for its
+# input): one warning, the mark set all the same, no waiting
+mkfifo "$TRASH/fifo"
+notmuch tag --batch <"$TRASH/fifo" &
+holder=$!
+exec 7>"$TRASH/fifo"
+at_exit "kill $holder 2>/dev/null"
+for _ in $(seq 100); do
+	python3 -c 'import fcntl, struct, sys
+f = open(sys.argv[1], "r+")
+r = fcntl.fcntl(f, fcntl.F_GETLK, struct.pack("hhqqi4x", fcntl.F_WRLCK, 0, 0, 0, 0))
+sys.exit(struct.unpack("hhqqi4x", r)[0] == fcntl.F_UNLCK)' \
+		"$mail/.notmuch/xapian/flintlock" && break
+	sleep 0.1
+done
+"$LORE_AM" queue --set thanked "$V3C" 2>"$TRASH/err"
+is "$? $(grep -c . "$TRASH/err") $("$LORE_AM" queue --no-scan | awk '{ print $1 }')" \
+	"0 1 thanked" "a database held by another writer: exit 0, the mark set"
+grep -q "^lore-am: warning: notmuch tags not moved: the database is being written" "$TRASH/err"
+ok $? "... and one warning saying the tags did not move"
+exec 7>&-
+wait "$holder"
 done_testing

@@ -16,6 +16,7 @@
 #include "git/track.h"
 #include "git/treecheck.h"
 #include "queue/queue.h"
+#include "cli/queuetag.h"
 #include "core/util.h"
 #include "write/amsave.h"
 #include "write/writer.h"
@@ -208,6 +209,12 @@ queue_applied(struct config *cfg, const char *target, const char *onto,
 		lore_err("warning: the queue does not say it applied: %s",
 			 err->message);
 		g_error_free(err);
+	} else {
+		/* the notmuch tags move now, not on the next mail */
+		g_autoptr(GPtrArray) ids = g_ptr_array_new();
+
+		g_ptr_array_add(ids, (gpointer)target);
+		queuetag_move(cfg, ids);
 	}
 }
 

@@ -9,6 +9,8 @@
  */
 #include "cli/cmd.h"
 #include "cli/queueout.h"
+#include "cli/queuescan.h"
+#include "cli/queuetag.h"
 #include "core/config.h"
 #include "core/msgid.h"
 #include "core/util.h"
@@ -28,7 +30,7 @@
 
 struct queue_cli {
 	char *state, *since, *format, *set;
-	gboolean ready, mine, show, messages;
+	gboolean ready, mine, show, messages, no_scan, tag;
 	char **args;
 };
 
@@ -36,7 +38,9 @@ static const char queue_summary[] =
     "Lists the patch series lore-am has seen (each run that finds a series\n"
     "records it): state, revision, patches, reviews, age and subject.\n"
     "States: new, complete, reviewed, superseded, applied, thanked,\n"
-    "rejected. With --show, the state of the series of the message ID (or\n"
+    "rejected. In a git work tree, a whole series whose patches are all\n"
+    "among HEAD's last lore-am.deps-lookback commits is marked applied.\n"
+    "With --show, the state of the series of the message ID (or\n"
     "of the mail on standard input); with --set STATE ID, mark it.\n"
     "\n"
     "Exit status: 0 done; 1 the message is in no series the queue knows;\n"
@@ -225,8 +229,37 @@ do_set(struct queue_cli *o)
 	if (rc) {
 		lore_err("%s", err->message);
 		g_error_free(err);
+	} else {
+		/* the notmuch tags move now (a failure is a warning) */
+		struct config *cfg = config_load();
+		g_autoptr(GPtrArray) ids = g_ptr_array_new();
+
+		g_ptr_array_add(ids, id);
+		queuetag_move(cfg, ids);
+		config_free(cfg);
 	}
 	return rc;
+}
+
+/* --tag: Message-IDs on stdin, one a line; their series' notmuch tags */
+static int
+do_tag(void)
+{
+	g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func(g_free);
+	struct config *cfg;
+	char line[2048];
+	gboolean ok;
+
+	while (ids->len < MESSAGES_MAX && fgets(line, sizeof(line), stdin)) {
+		char *id = msgid_from_arg(g_strstrip(line));
+
+		if (id)
+			g_ptr_array_add(ids, id);
+	}
+	cfg = config_load();
+	ok = queuetag_move(cfg, ids);
+	config_free(cfg);
+	return ok ? LORE_OK : LORE_EIO;
 }
 
 /* --mine: the files the tree's MAINTAINERS gives to user.email */
@@ -327,6 +360,12 @@ do_list(struct queue_cli *o)
 	}
 	if (o->mine && (rc = mine(&m)))
 		return rc;
+	if (!o->no_scan) {
+		struct config *cfg = config_load();
+
+		queuescan_run(cfg);
+		config_free(cfg);
+	}
 	if (!(q = queue_open(&err))) {
 		maintainers_free(m);
 		return open_failed(err);
@@ -361,6 +400,8 @@ queue_run(struct queue_cli *o)
 		return do_show(o);
 	if (o->messages)
 		return do_messages();
+	if (o->tag)
+		return do_tag();
 	return do_list(o);
 }
 
@@ -394,6 +435,14 @@ cmd_queue_main(int argc, char **argv)
 	     "Mark the series of ID applied, thanked or rejected (new: clear "
 	     "the marks)",
 	     "STATE"},
+	    {"tag", 0, 0, G_OPTION_ARG_NONE, &o.tag,
+	     "Read Message-IDs on standard input; tag each message of their "
+	     "series with its state in notmuch (for the notmuch hook)",
+	     NULL},
+	    {"no-scan", 0, 0, G_OPTION_ARG_NONE, &o.no_scan,
+	     "Do not look for the series in the current git tree's recent "
+	     "history (found there whole: applied)",
+	     NULL},
 	    {"messages", 0, 0, G_OPTION_ARG_NONE, &o.messages,
 	     "Read Message-IDs on standard input; print each message of their "
 	     "series with its state (for the notmuch hook)",

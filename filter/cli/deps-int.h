@@ -56,9 +56,6 @@ void deps_dep_opts(const struct amjob_opts *run, struct amjob_opts *o,
  * (git/applied.h), none outside a work tree. (depsplace.c) */
 void deps_check_tree(struct deps *d);
 
-/* lore-am.deps-lookback, else APPLIED_LOOKBACK. (depsplace.c) */
-guint deps_lookback(struct config *cfg);
-
 /*
  * The prerequisite-patch-id values of @ps the tree has (a set, or NULL
  * when none), told in d->known: those need no search (git format-patch

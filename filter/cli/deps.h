@@ -40,4 +40,9 @@ int deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	     const struct cli *c, struct config *cfg, struct deps **out);
 void deps_free(struct deps *d);
 
+/* lore-am.deps-lookback, else APPLIED_LOOKBACK: the commits of HEAD's
+ * history searched for patches already applied (depsplace.c; the queue's
+ * applied scan too). */
+guint deps_lookback(struct config *cfg);
+
 #endif

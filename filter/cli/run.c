@@ -280,6 +280,7 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 	struct thread *t = NULL;
 	struct series_set *s = NULL;
 	struct deps *deps = NULL;
+	struct followups *f = NULL;
 	gboolean newer = c->check_newer || c->use_newer;
 	int rc;
 
@@ -314,9 +315,13 @@ work(struct cli *c, struct config *cfg, struct message *piped,
 		gather_set_archive(g, source_lore_new(&lo));
 	if ((rc = choice_make(ch, g, t, target, &s)))
 		goto out;
-	/* the queue's state of the series, before anything is written */
-	queue_note(cfg, s, target, c->sloppy, seen);
+	/* the queue's state of the series, before anything is written; the
+	 * trailers stage run once, for the queue and the am job */
+	if (queue_enabled(cfg))
+		f = followup_collect(s, c->sloppy);
+	queue_note(cfg, s, f, target, seen);
 	runopts_am(&o, c, cfg);
+	o.followups = f;
 	o.target = target;
 	o.result = res;
 	rc = runopts_gate(&o, c, cfg);
@@ -334,6 +339,7 @@ out:
 	gather_free(g);
 	lore_opts_clear(&lo);
 	choice_free(ch);
+	followup_free(f);
 	series_set_free(s);
 	thread_free(t);
 	return rc;

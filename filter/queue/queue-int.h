@@ -13,8 +13,9 @@ struct queue {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt
-	    *revs; /* list.c's revisions of a series, kept for the
-		      next series (a list of 10 000 prepares it once) */
+	    *revs;	   /* list.c's revisions of a series, kept for the
+			      next series (a list of 10 000 prepares it once) */
+	GHashTable *stmts; /* SQL text -> sqlite3_stmt *, queue_stmt()'s */
 };
 
 /* QUEUE_ERROR's codes are SQLite's result codes (its errors said). */
@@ -27,6 +28,13 @@ gboolean queue_check(struct queue *q, int rc, GError **err);
 gboolean queue_exec(struct queue *q, const char *sql, GError **err);
 /* @sql prepared, NULL with @err. */
 sqlite3_stmt *queue_prepare(struct queue *q, const char *sql, GError **err);
+/*
+ * @sql prepared once for the life of @q and kept (a run that looks up
+ * thousands of messages prepares each statement once): returned reset,
+ * its bindings cleared; NULL with @err. Borrowed: reset it after use,
+ * never finalize it. @sql must be a string that outlives @q.
+ */
+sqlite3_stmt *queue_stmt(struct queue *q, const char *sql, GError **err);
 /* The first column of @sql's first row with @text bound to ?1 (may be
  * NULL: no binding), or @dflt when there is no row. */
 gint64 queue_int(struct queue *q, const char *sql, const char *text,
@@ -52,6 +60,34 @@ enum queue_state queue_rev_state(int rev, int latest, int applied, int thanked,
 /* The patches of a "R/A/T R/A/T ..." list with at least one review,
  * and the reviews in all. */
 void queue_count_reviews(const char *reviews, int *patches, int *total);
+
+/* What a run saw of one revision of a series (record.c). */
+struct rev_info {
+	struct series *ser; /* borrowed from the series set */
+	int revision, expected, present;
+	struct message *root; /* cover letter, else the first patch */
+	GString *reviews;     /* "R/A/T" per patch */
+	GString *files;	      /* "\n" joined, each once */
+	int reviewed;	      /* patches with a review */
+};
+
+/* What a run saw of a series: its revisions, oldest first. */
+struct seen_series {
+	GArray *revs; /* struct rev_info */
+	char *change_id, *author, *title, *subject;
+	int latest;
+};
+
+struct followups;
+
+/*
+ * @ss (what the run saw of the series set @s, with the trailers stage
+ * @f) into the store, in one transaction (store.c); @seen (may be NULL)
+ * gets the state of @target's revision. FALSE with @err.
+ */
+gboolean queue_store(struct queue *q, struct series_set *s, struct followups *f,
+		     struct seen_series *ss, const char *target,
+		     struct queue_seen *seen, GError **err);
 
 /* b4 ty's thanks: every NAME.am.sent tracking file in $XDG_DATA_HOME/b4 marks
  * its series thanked (b4sent.c). Errors are ignored: b4's files are a

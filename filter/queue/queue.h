@@ -73,15 +73,25 @@ char *queue_path(void);
 struct queue *queue_open(GError **err);
 void queue_close(struct queue *q);
 
+/* FALSE when lore-am.queue = false in @cfg: nothing is recorded. */
+gboolean queue_enabled(struct config *cfg);
+
+struct followups;
+
 /*
  * Record what @s (the series of a thread) holds: its revisions, their
- * patches present, the reviews per patch, every message's place. @target
- * (or NULL) is the mail the run was given: @seen (may be NULL) gets its
- * revision's state. Never fails the run: a failure is said in one line.
- * lore-am.queue = false in @cfg turns recording off.
+ * patches present, each patch's patch-id, the reviews per patch, every
+ * message's place. @f is the trailers stage run on @s
+ * (followup_collect(), borrowed: the caller hands the same to the am
+ * job, so it runs once); the counts and patch-ids are its. Only what
+ * changed is written: a mail arriving in a known thread writes its own
+ * row and its revision's. @target (or NULL) is the mail the run was
+ * given: @seen (may be NULL) gets its revision's state. Never fails the
+ * run: a failure is said in one line. Does nothing unless
+ * queue_enabled(@cfg).
  */
-void queue_note(struct config *cfg, struct series_set *s, const char *target,
-		gboolean sloppy, struct queue_seen *seen);
+void queue_note(struct config *cfg, struct series_set *s, struct followups *f,
+		const char *target, struct queue_seen *seen);
 
 /*
  * Mark the series of @msgid (any message of it the queue knows) as
@@ -138,5 +148,36 @@ typedef void (*queue_msg_fn)(const char *msgid, enum queue_state state,
 			     gpointer data);
 gboolean queue_messages(struct queue *q, gint64 id, queue_msg_fn fn,
 			gpointer data, GError **err);
+
+/*
+ * A series the applied scan looks for: its latest revision, whole and not
+ * marked applied, thanked or rejected, with every patch's patch-id.
+ */
+struct queue_pending {
+	char *root; /* the revision's first message's Message-ID */
+	int revision;
+	GPtrArray *ids; /* char *, patch 1..N's patch-id (owned) */
+};
+
+void queue_pending_free(struct queue_pending *p);
+
+/*
+ * The series to look for, at most @max, the most recently seen first: a
+ * GPtrArray of struct queue_pending * (owned), or NULL with @err.
+ */
+GPtrArray *queue_pending(struct queue *q, guint max, GError **err);
+
+/* What @pend (struct queue_pending *) asks, as a short string (g_free). */
+char *queue_pending_digest(GPtrArray *pend);
+
+/*
+ * Was the tree @top, its HEAD at @head, scanned last for the series
+ * @digest says (queue_pending_digest())? Then a scan finds nothing new.
+ * queue_scan_done() records a scan (FALSE with @err).
+ */
+gboolean queue_scan_seen(struct queue *q, const char *top, const char *head,
+			 const char *digest);
+gboolean queue_scan_done(struct queue *q, const char *top, const char *head,
+			 const char *digest, GError **err);
 
 #endif

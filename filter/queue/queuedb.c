@@ -14,7 +14,9 @@
 
 /* "LORQ": the file is lore-am's queue, not another program's database */
 #define QUEUE_APP_ID 0x4c4f5251
-#define QUEUE_SCHEMA 1
+/* 2: each patch's patch-id (patches), the applied scans (scans); a file
+ * of 1 gains them */
+#define QUEUE_SCHEMA 2
 /* deliveries at once wait for each other this long, in milliseconds */
 #define QUEUE_BUSY_MS 10000
 
@@ -90,10 +92,50 @@ queue_prepare(struct queue *q, const char *sql, GError **err)
 	return st;
 }
 
+static void
+stmt_free(gpointer st)
+{
+	sqlite3_finalize(st);
+}
+
+sqlite3_stmt *
+queue_stmt(struct queue *q, const char *sql, GError **err)
+{
+	sqlite3_stmt *st;
+
+	if (!q->stmts)
+		q->stmts = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+						 stmt_free);
+	st = g_hash_table_lookup(q->stmts, sql);
+	if (st) {
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return st;
+	}
+	st = queue_prepare(q, sql, err);
+	if (st)
+		g_hash_table_insert(q->stmts, (gpointer)sql, st);
+	return st;
+}
+
+/* Every kept statement reset: none holds a read open past a commit. */
+static void
+reset_stmts(struct queue *q)
+{
+	GHashTableIter it;
+	gpointer st;
+
+	if (!q->stmts)
+		return;
+	g_hash_table_iter_init(&it, q->stmts);
+	while (g_hash_table_iter_next(&it, NULL, &st))
+		sqlite3_reset(st);
+}
+
 gint64
 queue_int(struct queue *q, const char *sql, const char *text, gint64 dflt)
 {
-	sqlite3_stmt *st = queue_prepare(q, sql, NULL);
+	sqlite3_stmt *st = queue_stmt(q, sql, NULL);
 	gint64 v = dflt;
 
 	if (!st)
@@ -102,7 +144,7 @@ queue_int(struct queue *q, const char *sql, const char *text, gint64 dflt)
 		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	return v;
 }
 
@@ -123,6 +165,7 @@ queue_begin(struct queue *q, GError **err)
 gboolean
 queue_end(struct queue *q, gboolean ok, GError **err)
 {
+	reset_stmts(q);
 	if (ok && queue_exec(q, "COMMIT", err))
 		return TRUE;
 	queue_exec(q, "ROLLBACK", NULL);
@@ -159,10 +202,22 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS messages("
     " msgid TEXT PRIMARY KEY,"
     " series INTEGER NOT NULL,"
-    " revision INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS messages_series ON messages(series);";
+    " revision INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE INDEX IF NOT EXISTS messages_series ON messages(series, revision);"
+    "CREATE TABLE IF NOT EXISTS patches("
+    " series INTEGER NOT NULL,"
+    " revision INTEGER NOT NULL,"
+    " number INTEGER NOT NULL,"
+    " patchid TEXT NOT NULL,"
+    " PRIMARY KEY(series, revision, number)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS scans("
+    " top TEXT PRIMARY KEY,"
+    " head TEXT NOT NULL,"
+    " pending TEXT NOT NULL);";
 
-/* A new file gets the schema; an existing one must be ours. */
+/* A new file gets the schema, one of an older schema the tables it
+ * lacks (each made IF NOT EXISTS); an existing one must be ours. A newer
+ * lore-am's file is refused, not set aside as corrupt. */
 static gboolean
 check_schema(struct queue *q, GError **err)
 {
@@ -172,11 +227,16 @@ check_schema(struct queue *q, GError **err)
 
 	if (app == QUEUE_APP_ID && ver == QUEUE_SCHEMA)
 		return TRUE;
-	if (app != 0 || ver != 0) {
+	if (app == QUEUE_APP_ID && ver > QUEUE_SCHEMA) {
+		g_set_error(err, QUEUE_ERROR, SQLITE_CANTOPEN,
+			    "is from a newer version of lore-am (schema "
+			    "%" G_GINT64_FORMAT ")",
+			    ver);
+		return FALSE;
+	}
+	if (app != QUEUE_APP_ID && (app != 0 || ver != 0)) {
 		g_set_error(err, QUEUE_ERROR, SQLITE_NOTADB, "%s",
-			    app == QUEUE_APP_ID
-				? "is from another version of lore-am"
-				: "is not lore-am's queue");
+			    "is not lore-am's queue");
 		return FALSE;
 	}
 	set = g_strdup_printf("PRAGMA application_id = %d;"
@@ -271,6 +331,8 @@ queue_close(struct queue *q)
 		return;
 	if (q->revs)
 		sqlite3_finalize(q->revs);
+	if (q->stmts)
+		g_hash_table_destroy(q->stmts);
 	if (q->db)
 		sqlite3_close_v2(q->db);
 	g_free(q->path);

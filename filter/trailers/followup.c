@@ -216,8 +216,8 @@ followup_free(struct followups *f)
 	g_free(f);
 }
 
-static const char *
-patch_id(struct followups *f, struct spatch *p)
+const char *
+followup_patch_id(struct followups *f, struct spatch *p)
 {
 	gpointer v;
 
@@ -250,7 +250,7 @@ carried(struct followups *f, struct series *ser)
 		const char *pid;
 
 		if (p->reply || !p->has_diff || p->revision == ser->revision ||
-		    !sent || !sent->len || !(pid = patch_id(f, p)))
+		    !sent || !sent->len || !(pid = followup_patch_id(f, p)))
 			continue;
 		if (!g_hash_table_contains(by_id, pid))
 			g_hash_table_insert(by_id, (gpointer)pid,
@@ -264,7 +264,7 @@ carried(struct followups *f, struct series *ser)
 		const char *pid;
 		GPtrArray *c;
 
-		if (!p || !(pid = patch_id(f, p)) ||
+		if (!p || !(pid = followup_patch_id(f, p)) ||
 		    !(c = g_hash_table_lookup(by_id, pid)))
 			continue;
 		g_hash_table_insert(out, p, g_ptr_array_ref(c));

@@ -63,6 +63,12 @@ struct followups *followup_collect(struct series_set *s, gboolean sloppy);
 void followup_free(struct followups *f);
 
 /*
+ * The patch-id of @p (git patch-id --stable, 40 hex digits), computed once
+ * and kept in @f (which owns it), or NULL when @p holds no diff.
+ */
+const char *followup_patch_id(struct followups *f, struct spatch *p);
+
+/*
  * The trailers to add to patch @e of @ser: follow-ups sent to it, those
  * carried over from an identical patch of another revision, then those
  * sent to the cover letter. Possibly repeated (followup_merge() dedups).

@@ -494,7 +494,11 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	mbox = g_string_new(NULL);
 	if ((o->outdir && !o->no_cover) || o->hold)
 		cover = g_string_new(NULL);
-	f = followup_collect(s, o->sloppy);
+	/* the caller's trailers stage when it is this set's (a
+	 * prerequisite's job copies the options, not the set) */
+	f = o->followups && o->followups->set == s
+		? o->followups
+		: followup_collect(s, o->sloppy);
 	rc = build(f, ser, pick, o, gate, mbox, cover, &count);
 	if (o->result)
 		o->result->attestation = attest_outcome(o->attest);
@@ -553,7 +557,8 @@ out:
 		g_string_free(mbox, TRUE);
 	if (cover)
 		g_string_free(cover, TRUE);
-	followup_free(f);
+	if (f != o->followups)
+		followup_free(f);
 	if (o->result && o->gate.later && !o->result->gate_held)
 		o->result->gate_held = g_steal_pointer(&gate);
 	gate_free(gate);

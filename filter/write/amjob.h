@@ -63,6 +63,9 @@ struct amjob_opts {
 	 * on" block, and the mbox of those written before the series */
 	const char *depends_on;
 	const GString *deps_mbox;
+	/* the trailers stage already run on the series set (its caller's,
+	 * shared with the queue), or NULL: the job runs it */
+	struct followups *followups;
 };
 
 /* Returns a lore_status (util.h); errors are reported on stderr. */
