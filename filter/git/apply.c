@@ -188,17 +188,26 @@ am_failed(const GString *out, const GString *e, GError **err)
 static int
 in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 {
-	const char *const am3[] = {SPARSE_ON, "am", "-3", "--quiet", NULL};
-	const char *const am[] = {SPARSE_ON, "am", "--quiet", NULL};
+	static const char *const sparse_on[] = {SPARSE_ON};
 	const char *const tip[] = {"rev-parse", "HEAD", NULL};
-	/* without the sparse settings: the plain command after them */
-	const guint skip = sparse ? 0 : 6;
+	GPtrArray *am = g_ptr_array_new();
+	guint i;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
 	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
 	int rc = LORE_OK, st;
 
-	st = gitrun(wt, (j->threeway ? am3 : am) + skip, j->mbox->str,
+	for (i = 0; sparse && i < G_N_ELEMENTS(sparse_on); i++)
+		g_ptr_array_add(am, (char *)sparse_on[i]);
+	g_ptr_array_add(am, "am");
+	if (j->threeway)
+		g_ptr_array_add(am, "-3");
+	g_ptr_array_add(am, "--quiet");
+	for (i = 0; j->am_flags && j->am_flags[i]; i++)
+		g_ptr_array_add(am, j->am_flags[i]);
+	g_ptr_array_add(am, NULL);
+	st = gitrun(wt, (const char *const *)am->pdata, j->mbox->str,
 		    j->mbox->len, out, e, err);
+	g_ptr_array_free(am, TRUE);
 	if (st < 0)
 		tmpwt_refs_unlock(wt, start);
 	if (gitrun_interrupted()) {
