@@ -4,7 +4,7 @@
  * `git am` there on a tree of only the files the series touches
  * (smalltree.h: an index of a few entries, not the kernel's 8 MB written
  * twice a patch), the commits made again on the base's full tree by one
- * fast-import (replay.h), then a fast-forward (`git merge --ff-only`),
+ * fast-import (replay.h), then a fast-forward (fastfwd.h),
  * FETCH_HEAD or `git merge --no-ff` in the user's tree, with signals held
  * (gitrun_hold()) so that it happens whole or not at all. When the small
  * tree cannot stand for the full one (a touched path is a folder there,
@@ -15,6 +15,7 @@
  */
 #include "git/apply.h"
 #include "core/gitrun.h"
+#include "git/fastfwd.h"
 #include "git/mergemsg.h"
 #include "git/replay.h"
 #include "git/smalltree.h"
@@ -413,10 +414,7 @@ refs_restore(struct saved_refs *sr, gboolean put_back)
 static int
 bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 {
-	const char *const ff[] = {"merge", "--ff-only", "--quiet", j->tip,
-				  NULL};
 	struct saved_refs sr;
-	GString *e;
 	int rc;
 
 	if (j->mode == APPLY_NONE)
@@ -431,20 +429,7 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 		refs_restore(&sr, rc != 0);
 		return rc;
 	}
-	e = g_string_new(NULL);
-	rc = gitrun(NULL, ff, NULL, 0, NULL, e, err);
-	if (rc > 0) {
-		g_autofree char *why = git_reason(e);
-
-		rc = fail(
-		    err, LORE_ENOTFOUND,
-		    "cannot move the current branch to the applied series: %s",
-		    why);
-	} else if (rc < 0) {
-		rc = LORE_ENOTFOUND;
-	}
-	g_string_free(e, TRUE);
-	return rc;
+	return fastfwd_run(j->onto, j->tip, err);
 }
 
 /* The sparse worktree of the full index: the series' files checked out
