@@ -26,12 +26,15 @@ two_revisions "$TRASH/rd"
 revisions_mbox "$TRASH/rd.mbox"
 rdid=$v1c
 
-# a hook of git am in the temporary worktree: says it is there, then
+# a hook of git am in the temporary worktree: says it is there (once for
+# each of HOLD_RUNS git am: --range-diff runs two at the same time), then
 # waits (at most 20 s) for the test to let it go
 cat >"$TRASH/hold-hook" <<'HOOK'
 #!/bin/sh
 case $PWD in */lore-am-apply-*) ;; *) exit 0 ;; esac
-[ -e "$HOLD_MARK" ] && exit 0
+[ -e "$HOLD_MARK-am.$PPID" ] && exit 0
+[ "$(ls "$HOLD_MARK"-am.* 2>/dev/null | wc -l)" -ge "${HOLD_RUNS:-1}" ] && exit 0
+: >"$HOLD_MARK-am.$PPID"
 : >"$HOLD_MARK"
 i=0
 while [ ! -e "$HOLD_MARK.go" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
@@ -44,32 +47,35 @@ user() {
 		cp "$TRASH/hold-hook" "$1/.git/hooks/applypatch-msg"
 }
 # started MARK DIR ARGS...: lore-am ARGS in DIR, in a process group of its
-# own; returns once its git am is in the hook (pid in $pid)
+# own; returns once its git am is in the hook (pid in $pid), once both
+# are with RUNS=2
 started() {
 	local mark=$1 dir=$2 i=0
 	shift 2
-	rm -f "$mark" "$mark.go"
-	(cd "$dir" && HOLD_MARK=$mark exec setsid "$LORE_AM" "$@" \
+	rm -f "$mark" "$mark".go "$mark"-am.*
+	(cd "$dir" && HOLD_MARK=$mark HOLD_RUNS=${RUNS:-1} exec setsid "$LORE_AM" "$@" \
 		</dev/null >"$mark.out" 2>"$mark.err") &
 	pid=$!
-	while [ ! -e "$mark" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-	[ -e "$mark" ]
+	while [ "$(ls "$mark"-am.* 2>/dev/null | wc -l)" -lt "${RUNS:-1}" ] && [ $i -lt 200 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	[ -e "$mark" ] && [ "$(ls "$mark"-am.* | wc -l)" -ge "${RUNS:-1}" ]
 }
 leftovers() { git -C "$1" worktree list --porcelain | grep -c '^worktree .*/lore-am-apply-'; }
 folders() { ls "$TMPDIR" | grep -c '^lore-am-'; }
 
 for mode in --apply --apply=merge --apply=head --range-diff; do
 	if [ $mode = --range-diff ]; then
-		src=$TRASH/rd mbox=$TRASH/rd.mbox msg=$rdid
+		src=$TRASH/rd mbox=$TRASH/rd.mbox msg=$rdid runs=2
 	else
-		src=$TRASH/repo mbox=$TRASH/thread.mbox msg=$id
+		src=$TRASH/repo mbox=$TRASH/thread.mbox msg=$id runs=1
 	fi
 	user "$TRASH/u" "$src"
-	started "$TRASH/mark" "$TRASH/u" -m "$mbox" $mode "$msg"
+	RUNS=$runs started "$TRASH/mark" "$TRASH/u" -m "$mbox" $mode "$msg"
 	ok $? "$mode: git am runs in the temporary worktree"
 	kill -KILL -- -"$pid"
 	wait $pid 2>/dev/null
-	is "$(leftovers "$TRASH/u"):$(folders)" "1:1" "$mode: SIGKILL leaves the worktree registered and its folder"
+	is "$(leftovers "$TRASH/u"):$(folders)" "$runs:$runs" "$mode: SIGKILL leaves the worktrees registered and their folders"
 	(cd "$TRASH/u" && rm .git/hooks/applypatch-msg &&
 	 "$LORE_AM" -m "$mbox" $mode "$msg" </dev/null >/dev/null 2>"$TRASH/next.err")
 	ok $? "$mode: the next run works"

@@ -5,6 +5,7 @@
  * without those options it is the am job alone, with no git process.
  */
 #include "cli/after.h"
+#include "git/amflags.h"
 #include "git/apply.h"
 #include "git/check.h"
 #include "core/gitrun.h"
@@ -245,9 +246,19 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	int rc;
 
 	apply_parse_mode(c->apply, &j.mode);
+	/* shazam-am-flags (lore-am. or b4.): checked before anything runs */
+	j.am_flags = amflags_parse(
+	    config_get(cfg, "shazam-am-flags", "shazam-am-flags"), &err);
+	if (!j.am_flags) {
+		lore_err("%s; nothing applied", err->message);
+		g_error_free(err);
+		return LORE_EUSAGE;
+	}
 	if (j.mode == APPLY_MERGE &&
-	    (rc = merge_template(cfg, &tpl)) != LORE_OK)
+	    (rc = merge_template(cfg, &tpl)) != LORE_OK) {
+		g_strfreev(j.am_flags);
 		return rc;
+	}
 	j.merge_template = tpl;
 	j.mbox = r->mbox;
 	j.cover = r->cover;
@@ -294,6 +305,7 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	if (rc)
 		gitrun_unguard();
 	g_strfreev(j.merge_flags);
+	g_strfreev(j.am_flags);
 	apply_job_clear(&j);
 	return rc;
 }

@@ -4,7 +4,7 @@
  * `git am` there on a tree of only the files the series touches
  * (smalltree.h: an index of a few entries, not the kernel's 8 MB written
  * twice a patch), the commits made again on the base's full tree by one
- * fast-import (replay.h), then a fast-forward (`git merge --ff-only`),
+ * fast-import (replay.h), then a fast-forward (fastfwd.h),
  * FETCH_HEAD or `git merge --no-ff` in the user's tree, with signals held
  * (gitrun_hold()) so that it happens whole or not at all. When the small
  * tree cannot stand for the full one (a touched path is a folder there,
@@ -15,6 +15,7 @@
  */
 #include "git/apply.h"
 #include "core/gitrun.h"
+#include "git/fastfwd.h"
 #include "git/mergemsg.h"
 #include "git/replay.h"
 #include "git/smalltree.h"
@@ -188,17 +189,26 @@ am_failed(const GString *out, const GString *e, GError **err)
 static int
 in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 {
-	const char *const am3[] = {SPARSE_ON, "am", "-3", "--quiet", NULL};
-	const char *const am[] = {SPARSE_ON, "am", "--quiet", NULL};
+	static const char *const sparse_on[] = {SPARSE_ON};
 	const char *const tip[] = {"rev-parse", "HEAD", NULL};
-	/* without the sparse settings: the plain command after them */
-	const guint skip = sparse ? 0 : 6;
+	GPtrArray *am = g_ptr_array_new();
+	guint i;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
 	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
 	int rc = LORE_OK, st;
 
-	st = gitrun(wt, (j->threeway ? am3 : am) + skip, j->mbox->str,
+	for (i = 0; sparse && i < G_N_ELEMENTS(sparse_on); i++)
+		g_ptr_array_add(am, (char *)sparse_on[i]);
+	g_ptr_array_add(am, "am");
+	if (j->threeway)
+		g_ptr_array_add(am, "-3");
+	g_ptr_array_add(am, "--quiet");
+	for (i = 0; j->am_flags && j->am_flags[i]; i++)
+		g_ptr_array_add(am, j->am_flags[i]);
+	g_ptr_array_add(am, NULL);
+	st = gitrun(wt, (const char *const *)am->pdata, j->mbox->str,
 		    j->mbox->len, out, e, err);
+	g_ptr_array_free(am, TRUE);
 	if (st < 0)
 		tmpwt_refs_unlock(wt, start);
 	if (gitrun_interrupted()) {
@@ -404,10 +414,7 @@ refs_restore(struct saved_refs *sr, gboolean put_back)
 static int
 bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 {
-	const char *const ff[] = {"merge", "--ff-only", "--quiet", j->tip,
-				  NULL};
 	struct saved_refs sr;
-	GString *e;
 	int rc;
 
 	if (j->mode == APPLY_NONE)
@@ -422,20 +429,7 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 		refs_restore(&sr, rc != 0);
 		return rc;
 	}
-	e = g_string_new(NULL);
-	rc = gitrun(NULL, ff, NULL, 0, NULL, e, err);
-	if (rc > 0) {
-		g_autofree char *why = git_reason(e);
-
-		rc = fail(
-		    err, LORE_ENOTFOUND,
-		    "cannot move the current branch to the applied series: %s",
-		    why);
-	} else if (rc < 0) {
-		rc = LORE_ENOTFOUND;
-	}
-	g_string_free(e, TRUE);
-	return rc;
+	return fastfwd_run(j->onto, j->tip, err);
 }
 
 /* The sparse worktree of the full index: the series' files checked out

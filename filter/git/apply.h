@@ -40,8 +40,10 @@ struct apply_job {
 	const char *base;     /* where it goes (APPLY_HEAD/MERGE) */
 	const char *link;     /* the series' Link URL, or NULL */
 	guint patches;
-	gboolean threeway;	    /* git am -3 */
-	char **merge_flags;	    /* more git merge arguments (borrowed) */
+	gboolean threeway;  /* git am -3 */
+	char **am_flags;    /* more git am arguments (amflags.h), or NULL;
+			     * not for APPLY_NONE (borrowed) */
+	char **merge_flags; /* more git merge arguments (borrowed) */
 	const char *merge_template; /* shazam-merge-template's text, or
 				     NULL: b4's default (borrowed) */
 	char *tip;		    /* out: the last commit applied */

@@ -2,6 +2,7 @@
  * rangediff.c - b4 diff's job with git as the engine: the am job run once
  * per revision (use_version), each result applied by `git am` in its own
  * temporary worktree on its base-commit (or the guessed base, else HEAD),
+ * both revisions at the same time (applypair.h),
  * on a small tree of the files it touches (smalltree.h: the commits are
  * not made again on the full tree, their diffs are the same there), then
  * `git range-diff OLD_START..OLD NEW_START..NEW`. When a revision does
@@ -11,6 +12,7 @@
  */
 #include "git/rangediff.h"
 #include "git/apply.h"
+#include "git/applypair.h"
 #include "core/gitrun.h"
 #include "mail/mbox.h"
 #include "mail/message.h"
@@ -129,23 +131,29 @@ choose_base(const struct amjob_result *r, struct config *cfg)
 	return base ? base : g_strdup("HEAD");
 }
 
-/* Apply revision @rev in a temporary worktree; FALSE when it does not. */
-static gboolean
-apply_rev(const struct amjob_result *r, struct config *cfg, struct apply_job *j)
+/* Revision @r's trial run on its base (*@base, g_free) */
+static void
+rev_job(const struct amjob_result *r, struct config *cfg, struct apply_job *j,
+	char **base)
 {
-	g_autofree char *base = choose_base(r, cfg);
-	GError *err = NULL;
-
+	*base = choose_base(r, cfg);
 	memset(j, 0, sizeof(*j));
 	j->mode = APPLY_NONE;
 	j->mbox = r->mbox;
-	j->base = base;
-	if (apply_run(j, &err) == LORE_OK) {
+	j->base = *base;
+}
+
+/* What the trial run of revision @r gave; FALSE when it did not apply. */
+static gboolean
+rev_said(const struct amjob_result *r, const struct apply_job *j, int rc,
+	 GError *err)
+{
+	if (rc == LORE_OK) {
 		lore_info("v%d: applied on %.12s", r->revision, j->onto);
 		return TRUE;
 	}
-	lore_info("v%d does not apply: %s", r->revision, err->message);
-	g_error_free(err);
+	lore_info("v%d does not apply: %s", r->revision,
+		  err ? err->message : "git am failed");
 	return FALSE;
 }
 
@@ -159,6 +167,28 @@ rangediff_set_show(const struct rangediff_show *s)
 }
 
 /* colored on a terminal, or asked for (-c); a file only with -c */
+/* Both revisions applied at the same time (applypair.h); FALSE when
+ * either does not apply (said as when the second was tried after the
+ * first: nothing about the second when the first fails). */
+static gboolean
+apply_both(const struct amjob_result *ro, const struct amjob_result *rn,
+	   struct config *cfg, struct apply_job *jo, struct apply_job *jn)
+{
+	g_autofree char *bo = NULL, *bn = NULL;
+	GError *eo = NULL, *en = NULL;
+	int rco, rcn;
+	gboolean ok;
+
+	rev_job(ro, cfg, jo, &bo);
+	rev_job(rn, cfg, jn, &bn);
+	applypair_run(jo, &rco, &eo, jn, &rcn, &en);
+	ok = rev_said(ro, jo, rco, eo) && rev_said(rn, jn, rcn, en);
+	g_clear_error(&eo);
+	g_clear_error(&en);
+	jo->base = jn->base = NULL;
+	return ok;
+}
+
 static const char *
 color_arg(void)
 {
@@ -466,7 +496,7 @@ compare(struct amjob_result *ro, struct amjob_result *rn,
 	if (!top)
 		lore_info(
 		    "not in a git work tree: the revisions are not applied");
-	if (top && apply_rev(ro, cfg, &jo) && apply_rev(rn, cfg, &jn)) {
+	if (top && apply_both(ro, rn, cfg, &jo, &jn)) {
 		rc = range_diff(&jo, &jn, extra);
 	} else if (show.no_diff) {
 		lore_err("--no-diff: v%d and v%d do not both apply %s: no git "

@@ -1,0 +1,25 @@
+/*
+ * fastfwd.h - --apply's last step: the current branch moved to the
+ * applied series as `git merge --ff-only` moves it, with plumbing that
+ * does not look at every file of the work tree again (the precheck's
+ * `git status` has just refreshed the index): `git read-tree -m -u`
+ * from the base to the tip (git's own checks: a file the series changes
+ * that is dirty, or an untracked file in its way, refuses it), one ref
+ * transaction (HEAD with its old value, ORIG_HEAD, merge's reflog words),
+ * then the post-merge hook as git merge runs it.
+ *
+ * Ownership: the arguments are borrowed.
+ */
+#ifndef LORE_FASTFWD_H
+#define LORE_FASTFWD_H
+
+#include <glib.h>
+
+/*
+ * HEAD, which is @onto, moved to @tip (a descendant of it) with the work
+ * tree and index. A lore_status; on failure the branch, index and work
+ * tree are as they were and @err says why in one line.
+ */
+int fastfwd_run(const char *onto, const char *tip, GError **err);
+
+#endif
