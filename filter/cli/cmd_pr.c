@@ -17,6 +17,7 @@
 #include "series/series.h"
 #include "source/gather.h"
 #include "source/lore.h"
+#include "trailers/followup.h"
 #include "trailers/trailer.h"
 #include "write/amjob.h"
 
@@ -140,6 +141,7 @@ explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
 	struct thread *x = NULL;
 	struct series_set *s;
 	struct amjob_opts o = {0};
+	struct followups *f = NULL;
 	GError *err = NULL;
 	int rc = pull_explode(p, m, t, &x, &err);
 
@@ -150,13 +152,17 @@ explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
 	}
 	s = series_analyse_for(x, m->msgid, trailer_reply_sends);
 	/* the queue knows the pull as the series it writes: ty marks it */
-	queue_note(cfg, s, m->msgid, FALSE, NULL);
+	if (queue_enabled(cfg))
+		f = followup_collect(s, FALSE);
+	queue_note(cfg, s, f, m->msgid, NULL);
 	runopts_am(&o, c, cfg);
+	o.followups = f;
 	o.target = m->msgid;
 	rc = runopts_gate(&o, c, cfg);
 	if (!rc)
 		rc = amjob_run(s, &o);
 	runopts_am_clear(&o);
+	followup_free(f);
 	series_set_free(s);
 	thread_free(x);
 	return rc;
