@@ -126,7 +126,6 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 {
 	struct gate_patch *p;
 	struct body_parts bp;
-	guint i;
 
 	if (!g)
 		return;
@@ -136,14 +135,12 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 	p->author_email = g_strdup(author_email ? author_email : "");
 	p->finds = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
 	p->info = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
-	p->trailers = trailer_array_new();
 	/* the trailer block git am commits: the last paragraph above the
-	 * patch (body_split() takes it off the message as b4 does) */
+	 * patch (body_split() takes it off the message as b4 does); its
+	 * array is taken as it is, not copied */
 	p->message = commit_message(body);
 	body_split(p->message, &bp);
-	for (i = 0; i < bp.trailers->len; i++)
-		g_ptr_array_add(p->trailers,
-				trailer_copy(bp.trailers->pdata[i]));
+	p->trailers = g_steal_pointer(&bp.trailers);
 	body_parts_clear(&bp);
 	g_ptr_array_add(g->patches, p);
 }
