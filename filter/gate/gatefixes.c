@@ -115,8 +115,8 @@ next_line(const GString *out, size_t *pos)
  * trailing white space, joined by one space; taken from the commit's
  * "encoding" into UTF-8 as git log does.
  */
-static char *
-commit_subject(const char *c, size_t n)
+char *
+gate_commit_subject(const char *c, size_t n)
 {
 	g_autofree char *enc = NULL;
 	GString *subj = g_string_new(NULL);
@@ -157,9 +157,9 @@ commit_subject(const char *c, size_t n)
  * "<name> missing" or "<name> ambiguous". The type, or NULL when the
  * output ends or is not understood (the rest is then not read).
  */
-static char *
-answer(const GString *out, size_t *pos, gboolean contents, char **oid,
-       char **body, size_t *blen)
+char *
+gate_cat_answer(const GString *out, size_t *pos, gboolean contents, char **oid,
+		char **body, size_t *blen)
 {
 	g_autofree char *l = next_line(out, pos);
 	g_auto(GStrv) w = NULL;
@@ -218,8 +218,10 @@ resolve(struct gate *g, GPtrArray *fixes)
 				*ctype = NULL;
 		char *body;
 
-		if (!(type = answer(out, &pos, FALSE, &oid, &body, &blen)) ||
-		    !(ctype = answer(out, &pos, TRUE, &coid, &body, &blen)))
+		if (!(type = gate_cat_answer(out, &pos, FALSE, &oid, &body,
+					     &blen)) ||
+		    !(ctype = gate_cat_answer(out, &pos, TRUE, &coid, &body,
+					      &blen)))
 			break;
 		f->type = g_steal_pointer(&type);
 		if (!oid)
@@ -227,7 +229,7 @@ resolve(struct gate *g, GPtrArray *fixes)
 		f->full = g_steal_pointer(&oid);
 		if (!strcmp(f->type, "commit") && body &&
 		    !g_strcmp0(coid, f->full))
-			f->subject = commit_subject(body, blen);
+			f->subject = gate_commit_subject(body, blen);
 	}
 out:
 	g_string_free(in, TRUE);
