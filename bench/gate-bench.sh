@@ -10,8 +10,9 @@
 # v6.7). For each: RUNS interleaved pairs (off, then warn) of runs under
 # bench/rusage.c, their medians of wall time and of user+system CPU time
 # (lore-am and every process it started and waited for), the processes
-# each run started (strace -f, when there), then lore-am's own
-# instructions (callgrind; the git children are not counted there).
+# each run started (strace -f, when there), then the instructions of
+# lore-am alone and with the git processes it starts (callgrind, which
+# a loaded machine does not change).
 #
 # Usage:
 #   gate-bench.sh [-n RUNS] [-i] [-w DIR] [-L LORE_AM]
@@ -142,22 +143,27 @@ for t in large fixes; do
 	echo "| $t (medians) | ${wo} s | ${ww} s | $(ratio "$wo" "$ww") | ${co} s | ${cw} s | $(ratio "$co" "$cw") | $(nproc_run off "$t") | $(nproc_run warn "$t") |" >>"$report"
 done
 [ "$wall" = 1 ] && echo "Load $(cut -d' ' -f1 /proc/loadavg) at the end of the timed runs." >>"$report"
+# instructions of lore-am alone and of lore-am with the git processes
+# it starts (--trace-children: one callgrind file a process)
 for t in large fixes; do
 	for g in off warn; do
 		say "counting instructions: $t, gate $g"
-		HOME=$work/home-$g valgrind --tool=callgrind \
-			--callgrind-out-file="$work/cg.$t.$g" "$lore" \
+		rm -rf "$work/cg.$t.$g"; mkdir -p "$work/cg.$t.$g"
+		HOME=$work/home-$g valgrind --tool=callgrind --trace-children=yes \
+			--callgrind-out-file="$work/cg.$t.$g/%p" "$lore" \
 			-m "$work/$t.mbox" -o - "$id" >/dev/null 2>"$work/cg.$t.$g.err" || true
-		eval "i_${t}_$g=$(sed -n 's/^summary: //p' "$work/cg.$t.$g")"
+		self=$(grep -l "^cmd: $lore " "$work/cg.$t.$g"/* | head -1)
+		eval "i_${t}_$g=$(sed -n 's/^summary: //p' "$self")"
+		eval "a_${t}_$g=$(cat "$work/cg.$t.$g"/* | sed -n 's/^summary: //p' | awk '{ s += $1 } END { print s }')"
 	done
 done
 {
 	echo
-	echo "| thread | instructions, gate off | gate warn | warn / off | processes the gate adds |"
-	echo "|---|---|---|---|---|"
+	echo "| thread | instructions, gate off | gate warn | warn / off | with the git children, off | warn | warn / off | processes the gate adds |"
+	echo "|---|---|---|---|---|---|---|---|"
 	for t in large fixes; do
-		eval "o=\$i_${t}_off w=\$i_${t}_warn"
-		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") | $(( $(nproc_run warn "$t") - $(nproc_run off "$t") )) |"
+		eval "o=\$i_${t}_off w=\$i_${t}_warn ao=\$a_${t}_off aw=\$a_${t}_warn"
+		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") | $ao | $aw | $(perl -e "printf '%.4f', $aw / $ao") | $(( $(nproc_run warn "$t") - $(nproc_run off "$t") )) |"
 	done
 } >>"$report"
 cat "$report"
