@@ -152,7 +152,7 @@ for t in large fixes; do
 		HOME=$work/home-$g valgrind --tool=callgrind --trace-children=yes \
 			--callgrind-out-file="$work/cg.$t.$g/%p" "$lore" \
 			-m "$work/$t.mbox" -o - "$id" >/dev/null 2>"$work/cg.$t.$g.err" || true
-		self=$(grep -l "^cmd: $lore " "$work/cg.$t.$g"/* | head -1)
+		self=$(grep -l "^cmd: *$lore " "$work/cg.$t.$g"/* | head -1)
 		eval "i_${t}_$g=$(sed -n 's/^summary: //p' "$self")"
 		eval "a_${t}_$g=$(cat "$work/cg.$t.$g"/* | sed -n 's/^summary: //p' | awk '{ s += $1 } END { print s }')"
 	done
