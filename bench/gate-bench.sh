@@ -6,22 +6,25 @@
 # added), with the gate off and on (warn), in two forms: the thread as
 # generated (no Fixes:, every patch signed off by its author: the gate
 # runs no git process) and the same thread with a Fixes: line in every
-# patch naming a commit of the tree (100 distinct commits, so one
-# cat-file --batch-check, one log, one name-rev, one tag --list). Medians of
-# RUNS interleaved pairs of wall-time runs and lore-am's own
-# instructions (callgrind; the git children are not counted there).
+# patch naming a commit of the tree (100 distinct commits, all newer than
+# v6.7). For each: RUNS interleaved pairs (off, then warn) of runs under
+# bench/rusage.c, their medians of wall time and of user+system CPU time
+# (lore-am and every process it started and waited for), the processes
+# each run started (strace -f, when there), then the instructions of
+# lore-am alone and with the git processes it starts (callgrind, which
+# a loaded machine does not change).
 #
 # Usage:
 #   gate-bench.sh [-n RUNS] [-i] [-w DIR] [-L LORE_AM]
 #
-#   -n RUNS     runs of each command (default 10)
-#   -i          instructions only, no wall time (a loaded machine's wall
-#               time is noise)
+#   -n RUNS     interleaved pairs of runs (default 10)
+#   -i          instructions only, no wall or CPU time (a loaded
+#               machine's wall time is noise)
 #   -w DIR      work folder, kept and reused (default bench/out/gate)
 #   -L LORE_AM  the binary to time (default ./lore-am of this tree)
 #
-# Prints a Markdown report on stdout; progress on stderr. Needs git, perl
-# and valgrind. See bench/README.md.
+# Prints a Markdown report on stdout; progress on stderr. Needs git, perl,
+# cc and valgrind (strace for the process counts). See bench/README.md.
 set -euo pipefail
 
 usage() {
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $runs in ''|*[!0-9]*|0) die "-n takes a positive number" ;; esac
-for p in git perl valgrind; do
+for p in git perl cc valgrind; do
 	command -v "$p" >/dev/null || die "$p not found"
 done
 lore=$(cd "$(dirname "$lore")" && pwd)/$(basename "$lore")
@@ -97,32 +100,35 @@ for g in off warn; do
 		>"$work/home-$g/.gitconfig"
 done
 
+cc -O2 -o "$work/rusage" "$here/rusage.c" || die "cannot build bench/rusage.c"
 cd "$work/user"
-# one run's wall time in seconds
+# one run under rusage: "wall user sys rss" (seconds, KB)
 one() {
-	local t0 t1
-	t0=$(date +%s%N)
-	HOME=$work/home-$1 "$lore" -m "$work/$2.mbox" -o - "$id" >/dev/null 2>&1 || true
-	t1=$(date +%s%N)
-	echo "$(( (t1 - t0) / 1000 ))"
+	HOME=$work/home-$1 "$work/rusage" 1 /dev/null "$lore" -m "$work/$2.mbox" -o - "$id"
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { printf "%.4f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) / 1e6 }'; }
+# the median of column $1 (1 wall, 2 user+sys) of a file of rusage lines
+median() {
+	awk -v c="$1" '{ print (c == 1 ? $1 : $2 + $3) }' "$2" | sort -g |
+		awk '{ v[NR] = $1 } END { printf "%.4f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+ratio() { perl -e "printf '%.3f', $2 / $1"; }
+# the processes one run starts (lore-am itself not counted): the
+# execve(2) calls that succeeded, under strace -f
+nproc_run() {
+	command -v strace >/dev/null || { echo "n/a"; return; }
+	HOME=$work/home-$1 strace -f -qq -e trace=execve -o "$work/st.$1.$2" \
+		"$lore" -m "$work/$2.mbox" -o - "$id" >/dev/null 2>&1 || true
+	echo $(( $(grep -c 'execve(.*= 0$' "$work/st.$1.$2") - 1 ))
+}
 report=$work/report.md
 {
 	echo "Command: \`bench/gate-bench.sh -n $runs$([ "$wall" = 1 ] || echo ' -i')\`, $(date -u +%H:%M) UTC, load $(cut -d' ' -f1 /proc/loadavg) at the start."
 	echo
 	if [ "$wall" = 1 ]; then
-		echo "| thread | gate off | gate warn | warn / off | git processes the gate adds |"
-		echo "|---|---|---|---|---|"
+		echo "| thread | wall, gate off | gate warn | warn / off | CPU (user+sys), gate off | gate warn | warn / off | processes, off | warn |"
+		echo "|---|---|---|---|---|---|---|---|---|"
 	fi
 } >"$report"
-# the git processes the gate adds (GIT_TRACE), one run each way
-ngit() {
-	rm -f "$work/$1.trace" "$work/$1.trace-off"
-	HOME=$work/home-warn GIT_TRACE=$work/$1.trace "$lore" -m "$work/$1.mbox" -o - "$id" >/dev/null 2>&1 || true
-	HOME=$work/home-off GIT_TRACE=$work/$1.trace-off "$lore" -m "$work/$1.mbox" -o - "$id" >/dev/null 2>&1 || true
-	echo $(( $(grep -c 'trace: built-in: git' "$work/$1.trace") - $(grep -c 'trace: built-in: git' "$work/$1.trace-off") ))
-}
 for t in large fixes; do
 	[ "$wall" = 1 ] || break
 	say "timing $t: $runs interleaved pairs"
@@ -132,26 +138,32 @@ for t in large fixes; do
 		one off "$t" >>"$work/$t.off.times"
 		one warn "$t" >>"$work/$t.warn.times"
 	done
-	off=$(median <"$work/$t.off.times")
-	warn=$(median <"$work/$t.warn.times")
-	echo "| $t (wall, median) | ${off} s | ${warn} s | $(perl -e "printf '%.3f', $warn / $off") | $(ngit "$t") |" >>"$report"
+	wo=$(median 1 "$work/$t.off.times") ww=$(median 1 "$work/$t.warn.times")
+	co=$(median 2 "$work/$t.off.times") cw=$(median 2 "$work/$t.warn.times")
+	echo "| $t (medians) | ${wo} s | ${ww} s | $(ratio "$wo" "$ww") | ${co} s | ${cw} s | $(ratio "$co" "$cw") | $(nproc_run off "$t") | $(nproc_run warn "$t") |" >>"$report"
 done
+[ "$wall" = 1 ] && echo "Load $(cut -d' ' -f1 /proc/loadavg) at the end of the timed runs." >>"$report"
+# instructions of lore-am alone and of lore-am with the git processes
+# it starts (--trace-children: one callgrind file a process)
 for t in large fixes; do
 	for g in off warn; do
 		say "counting instructions: $t, gate $g"
-		HOME=$work/home-$g valgrind --tool=callgrind \
-			--callgrind-out-file="$work/cg.$t.$g" "$lore" \
+		rm -rf "$work/cg.$t.$g"; mkdir -p "$work/cg.$t.$g"
+		HOME=$work/home-$g valgrind --tool=callgrind --trace-children=yes \
+			--callgrind-out-file="$work/cg.$t.$g/%p" "$lore" \
 			-m "$work/$t.mbox" -o - "$id" >/dev/null 2>"$work/cg.$t.$g.err" || true
-		eval "i_${t}_$g=$(sed -n 's/^summary: //p' "$work/cg.$t.$g")"
+		self=$(grep -l "^cmd: *$lore " "$work/cg.$t.$g"/* | head -1)
+		eval "i_${t}_$g=$(sed -n 's/^summary: //p' "$self")"
+		eval "a_${t}_$g=$(cat "$work/cg.$t.$g"/* | sed -n 's/^summary: //p' | awk '{ s += $1 } END { print s }')"
 	done
 done
 {
 	echo
-	echo "| thread | instructions, gate off | gate warn | warn / off | git processes the gate adds |"
-	echo "|---|---|---|---|---|"
+	echo "| thread | instructions, gate off | gate warn | warn / off | with the git children, off | warn | warn / off | processes the gate adds |"
+	echo "|---|---|---|---|---|---|---|---|"
 	for t in large fixes; do
-		eval "o=\$i_${t}_off w=\$i_${t}_warn"
-		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") | $(ngit "$t") |"
+		eval "o=\$i_${t}_off w=\$i_${t}_warn ao=\$a_${t}_off aw=\$a_${t}_warn"
+		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") | $ao | $aw | $(perl -e "printf '%.4f', $aw / $ao") | $(( $(nproc_run warn "$t") - $(nproc_run off "$t") )) |"
 	done
 } >>"$report"
 cat "$report"

@@ -5,7 +5,9 @@
  * backport's "commit X upstream.", then the summary's lines and the JSON
  * document. The input is a subject line, an author line ("Name
  * <address>") and the am-ready body; the run is told it is in no git
- * tree, so no git process is ever started.
+ * tree, so no git process is ever started. The same bytes are read as
+ * git cat-file --batch-command's answers too, each object read as a
+ * commit for its subject (what a Fixes: id's commit says).
  */
 #include "fuzz.h"
 
@@ -75,6 +77,36 @@ check_patch(const struct gate_patch *p)
 	fuzz_assert(!(p->ran & (1u << GATE_C_BACKPORT)));
 }
 
+/* The input as cat-file's answers: each one within it, each subject
+ * one line; the reading moves on or stops. */
+static void
+check_answers(const char *s, size_t size)
+{
+	g_autoptr(GString) out = g_string_new_len(s, (gssize)size);
+	size_t pos = 0, last, blen;
+	gboolean contents = FALSE;
+
+	for (;;) {
+		g_autofree char *oid = NULL, *type = NULL;
+		char *body;
+
+		last = pos;
+		type = gate_cat_answer(out, &pos, contents, &oid, &body, &blen);
+		if (!type)
+			break;
+		fuzz_assert(pos > last && pos <= size);
+		if (body) {
+			g_autofree char *subj = NULL;
+
+			fuzz_assert(body >= out->str &&
+				    body + blen <= out->str + size);
+			subj = gate_commit_subject(body, blen);
+			fuzz_assert(!strchr(subj, '\n'));
+		}
+		contents = !contents;
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -88,6 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	GString *j = g_string_new(NULL);
 	guint i;
 
+	check_answers(s, strlen(s));
 	o.policy = size & 1 ? GATE_HARDFAIL : GATE_WARN;
 	o.add_my_sob = (size & 2) != 0;
 	o.user_name = "Test Maintainer";

@@ -101,10 +101,10 @@ check "said" grep -qxF "    ! Closes: 'bug 1234' is not a URL" "$TRASH/err"
 is "$(mark 11)" "!" "Cc: stable for a commit in no release: !"
 check "said" grep -qxF "    ! Cc: stable, but ${grow:0:12} is newer than every release (v6.6): it is in none" "$TRASH/err"
 
-# the git processes: one cat-file, one log, one check-mailmap for the
+# the git processes: one cat-file, one check-mailmap for the
 # series, one name-rev for the release tags of both fixed commits
 GIT_TRACE=$TRASH/trace "$LORE_AM" -m "$TRASH/s.mbox" "$id" >/dev/null 2>&1
-is "$(grep -c "built-in: git cat-file" "$TRASH/trace")" 1 "one cat-file --batch-check for the series"
+is "$(grep -c "built-in: git cat-file" "$TRASH/trace")" 1 "one cat-file for the series"
 is "$(grep -c "built-in: git check-mailmap" "$TRASH/trace")" 1 "one check-mailmap"
 is "$(grep -c "built-in: git name-rev" "$TRASH/trace")" 1 "one name-rev for all fixed commits"
 

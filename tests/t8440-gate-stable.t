@@ -8,7 +8,7 @@
 # git format-patch.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 24
+plan 25
 
 R=$TRASH/repo
 make_repo "$R"
@@ -103,6 +103,11 @@ git branch -q -m master main
 git update-ref refs/remotes/origin/master "$more"
 "$LORE_AM" -m "$TRASH/b.mbox" "$bid" >/dev/null 2>"$TRASH/err"
 check "origin/master before it" grep -qxF "  ✓ [PATCH 1/3] more: later work (upstream commit ${more:0:12} is in origin/master)" "$TRASH/err"
+# three backports: one cat-file for the ids and the refs, one rev-list
+# for what the mainline holds; no git process a patch
+GIT_TRACE=$TRASH/btrace "$LORE_AM" -m "$TRASH/b.mbox" "$bid" >/dev/null 2>&1
+is "$(grep -cE "built-in: git (cat-file|rev-list|rev-parse|merge-base)" "$TRASH/btrace")" 2 \
+	"three backports: two git processes in all"
 printf '[lore-am]\n\tmainline-ref = --all\n' >>.git/config
 "$LORE_AM" -m "$TRASH/b.mbox" "$bid" >/dev/null 2>"$TRASH/err"
 check "a mainline ref git would read as an option is not asked" grep -qxF "    ! a backport of ${more:0:12}: no mainline ref to look in (--all)" "$TRASH/err"

@@ -6,16 +6,10 @@
 # and writes it too.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
+. "$(dirname "$0")/lib-track.sh"
 plan 15
 
-series_repo "$TRASH/repo" 3 >/dev/null
-fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org --cc=rev@example.com
-cover_letter "Add the pieces" "Hello,\n\nThis adds three pieces." \
-	"$TRASH/p/0000-cover-letter.patch"
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
-id=$(msgid_of "$TRASH/p/0001-part-add-piece-1.patch")
-cover_id=$(msgid_of "$TRASH/p/0000-cover-letter.patch")
-data=$HOME/.local/share/b4
+track_thread "Hello,"
 user() { user_clone "$1" base; }
 
 user "$TRASH/u"

@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-net.sh"
+. "$(dirname "$0")/lib-keys.sh"
 
 [ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
 plan 6
@@ -37,22 +38,7 @@ is "$(git -C "$TRASH/u" rev-parse FETCH_HEAD)" "$TIP" "... the pull is in FETCH_
 
 # neomutt: Esc R in the pager
 if command -v neomutt >/dev/null && command -v tmux >/dev/null; then
-	user_clone "$TRASH/u"
-	cat >"$TRASH/neomutt.rc" <<-RC
-	set folder="$TRASH" spoolfile="$TRASH/thread.mbox" record="" postponed=""
-	set mbox_type=mbox pipe_decode
-	unset wait_key
-	source "$SRC_DIR/mutt/lore-am.muttrc"
-	set my_lore_am_args="-m $TRASH/thread.mbox"
-	set my_lore_am_repo="$TRASH/u"
-	RC
-	tmux_start neomutt env LORE_AM_PAGER=cat neomutt -n -R \
-		-F "$TRASH/neomutt.rc" -f "$TRASH/thread.mbox"
-	tmux_wait 'Msgs:' >/dev/null
-	tmux_keys Enter
-	tmux_wait '^Subject: ' 5 >/dev/null
-	tmux_keys M-R
-	tmux_wait "Fetched into FETCH_HEAD: ${TIP:0:12}" 20 >/dev/null
+	keys_neomutt M-R "Fetched into FETCH_HEAD: ${TIP:0:12}"
 	ok $? "neomutt: Esc R in the pager fetches the pull request and says so"
 else
 	skip "neomutt or tmux not installed"
@@ -60,33 +46,15 @@ fi
 
 # aerc: Alt-r on a maildir account holding the mail
 if command -v aerc >/dev/null && command -v tmux >/dev/null; then
-	user_clone "$TRASH/u"
-	to_maildir "$TRASH/thread.mbox" "$TRASH/Maildir/INBOX"
-	aerc_setup "$TRASH/Maildir"
-	tmux_start aerc env LORE_AM_PAGER=cat LORE_AM_REPO="$TRASH/u" \
-		LORE_AM_ARGS="-m $TRASH/thread.mbox" aerc
-	tmux_wait 'GIT PULL' 15 >/dev/null
-	aerc_pipe M-r "Fetched into FETCH_HEAD: ${TIP:0:12}" 20
+	keys_aerc M-r "Fetched into FETCH_HEAD: ${TIP:0:12}" 'GIT PULL'
 	ok $? "aerc: Alt-r shows the pull request checked in its terminal tab"
-	unset XDG_CONFIG_HOME
 else
 	skip "aerc or tmux not installed"
 fi
 
 # notmuch-emacs: lore-am-pr
 if have_notmuch_emacs; then
-	user_clone "$TRASH/u"
-	to_maildir "$TRASH/thread.mbox" "$TRASH/mail/lists"
-	export NOTMUCH_CONFIG=$TRASH/notmuch-config
-	printf '[database]\npath=%s\n[new]\ntags=new\n' "$TRASH/mail" >"$NOTMUCH_CONFIG"
-	notmuch new --no-hooks >/dev/null 2>&1
-	out=$(emacs -q --batch -L "$SRC_DIR/notmuch" --eval "(require (quote lore-am))" --eval "
-(progn
-  (setq lore-am-repo \"$TRASH/u\" lore-am-args \"-m $TRASH/thread.mbox\")
-  (notmuch-show \"id:pull-1@example.com\")
-  (let ((rc (lore-am-pr)))
-    (princ (with-current-buffer \"*lore-am*\" (buffer-string)))
-    (princ (format \"\\nstatus %s\\n\" rc))))" 2>&1)
+	out=$(keys_emacs lore-am-pr pull-1@example.com)
 	printf '%s\n' "$out" | grep -q "^Fetched into FETCH_HEAD: ${TIP:0:12}" &&
 		printf '%s\n' "$out" | grep -q "^status 0$"
 	ok $? "notmuch-emacs: lore-am-pr shows the pull request checked in *lore-am*"

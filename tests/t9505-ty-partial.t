@@ -9,15 +9,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-ty.sh"
+. "$(dirname "$0")/lib-track.sh"
 plan 13
 
-series_repo "$TRASH/repo" 3 >/dev/null
-fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org --cc=rev@example.com
-cover_letter "Add the pieces" "Hi all,\n\nThis adds three pieces." \
-	"$TRASH/p/0000-cover-letter.patch"
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
-id=$(msgid_of "$TRASH/p/0001-part-add-piece-1.patch")
-data=$HOME/.local/share/b4
+track_thread "Hi all,"
 name="$(date -u +%Y%m%d)_maintainer_add_the_pieces.am"
 slug=maintainer_example_org_patch_0_3_add_the_pieces
 

@@ -94,8 +94,12 @@ guess(const struct treecheck *tc, const struct cli *cl, struct config *cfg)
 static char *
 report_base(const struct treecheck *tc, const struct amjob_result *r,
 	    const struct cli *c, struct config *cfg, gboolean want_guess,
-	    int *differ)
+	    gboolean with_deps, int *differ)
 {
+	/* the mbox's files are counted: with --with-deps or --apply, the
+	 * prerequisites' patches are in it, before the series' */
+	const char *incl =
+	    with_deps ? " (the prerequisites' patches included)" : "";
 	g_autofree char *b =
 	    r->base_commit ? lore_term_safe(r->base_commit, -1) : NULL;
 	char *base = NULL;
@@ -115,15 +119,16 @@ report_base(const struct treecheck *tc, const struct amjob_result *r,
 		lore_info(" Base: not specified");
 	}
 	if (need && clean >= 0 && (guint)clean == need)
-		lore_info("       applies clean to the current tree (HEAD)");
+		lore_info("       applies clean to the current tree (HEAD)%s",
+			  with_deps ? ", the prerequisites' patches included"
+				    : "");
 	else if (need && clean >= 0)
 		*differ = (int)need - clean;
 	/* blob ids compared, not a dry run: git am applies with offsets */
 	if (*differ && !c->apply)
-		lore_info(
-		    "       pre-image blobs differ in %d of %u files; git "
-		    "am may still apply",
-		    *differ, need);
+		lore_info("       pre-image blobs differ in %d of %u files%s; "
+			  "git am may still apply",
+			  *differ, need, incl);
 	if (!base && (c->guess_base || want_guess))
 		base = guess(tc, c, cfg);
 	if (base && c->apply == NULL)
@@ -418,7 +423,8 @@ after_am(struct series_set *s, struct amjob_opts *o, const struct cli *c,
 		if (top)
 			base = report_base(
 			    &tc, &r, c, cfg,
-			    mode == APPLY_HEAD || mode == APPLY_MERGE, &differ);
+			    mode == APPLY_HEAD || mode == APPLY_MERGE,
+			    o->deps_mbox && o->deps_mbox->len, &differ);
 		if (c->merge_base) {
 			g_autofree char *m = lore_term_safe(c->merge_base, -1);
 

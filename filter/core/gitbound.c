@@ -90,11 +90,28 @@ watch(GPid pid, int fd, GString *out, struct gitrun_bound *b, int *st)
 	}
 }
 
+/* The first @keep bytes of the temporary file @fd into @to. */
+static void
+read_back(int fd, GString *to, gsize keep)
+{
+	char buf[8192];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return;
+	while (to->len < keep &&
+	       ((n = read(fd, buf, MIN(sizeof(buf), keep - to->len))) > 0 ||
+		(n < 0 && errno == EINTR)))
+		if (n > 0)
+			g_string_append_len(to, buf, n);
+}
+
 int
 gitrun_bounded(const char *cwd, const char *const *argv, const char *input,
 	       gsize inlen, GString *out, struct gitrun_bound *b, GError **err)
 {
-	int in, pfd[2], st = 0;
+	int in, pfd[2], efd = -1, st = 0;
+	gboolean ok;
 	GError *e = NULL;
 	GPid pid;
 
@@ -102,32 +119,49 @@ gitrun_bounded(const char *cwd, const char *const *argv, const char *input,
 	b->cut = 0;
 	if ((in = gitrun_input_fd(input, inlen, err)) < 0)
 		return -1;
+	/* stderr apart: an empty temporary file */
+	if (b->errout && (efd = gitrun_input_fd("", 0, err)) < 0) {
+		close(in);
+		return -1;
+	}
 	if (!g_unix_open_pipe(pfd, FD_CLOEXEC, err)) {
 		close(in);
+		if (efd >= 0)
+			close(efd);
 		return -1;
 	}
 	if (!g_spawn_async_with_pipes_and_fds(
 		cwd ? cwd : ".", argv, NULL,
 		G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, own_group,
-		NULL, in, pfd[1], pfd[1], NULL, NULL, 0, &pid, NULL, NULL, NULL,
-		&e)) {
+		NULL, in, pfd[1], efd >= 0 ? efd : pfd[1], NULL, NULL, 0, &pid,
+		NULL, NULL, NULL, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 			    "cannot run %s: %s", argv[0], e->message);
 		g_error_free(e);
 		close(in);
 		close(pfd[0]);
 		close(pfd[1]);
+		if (efd >= 0)
+			close(efd);
 		return -1;
 	}
 	setpgid(pid, pid);
 	close(in);
 	close(pfd[1]);
-	if (!watch(pid, pfd[0], out, b, &st)) {
+	ok = watch(pid, pfd[0], out, b, &st);
+	if (!ok) {
 		/* the whole group: a script's children too */
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+	}
+	close(pfd[0]);
+	if (efd >= 0) {
+		read_back(efd, b->errout, b->keep);
+		close(efd);
+	}
+	if (!ok) {
 		b->timed_out = !gitrun_interrupted();
 		if (b->timed_out)
 			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
@@ -136,10 +170,8 @@ gitrun_bounded(const char *cwd, const char *const *argv, const char *input,
 		else
 			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 				    "%s: interrupted", argv[0]);
-		close(pfd[0]);
 		return -1;
 	}
-	close(pfd[0]);
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,

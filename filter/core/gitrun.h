@@ -35,13 +35,18 @@ struct gitrun_bound {
 	gsize keep;
 	gboolean timed_out; /* out: killed at the time bound */
 	guint64 cut;	    /* out: bytes of output not kept */
+	GString *errout;    /* in: NULL, stderr joins stdout in @out; else
+			       stderr apart, its first @keep bytes here: for
+			       git's own commands, whose stdout is parsed
+			       and whose stderr is a few lines */
 };
 
 /*
  * Any program (@argv[0] looked up in PATH, run in @cwd, NULL: the current
  * folder; the per-patch check command) within @b: it runs in a process group of
  * its own, its stdout and stderr both read from one pipe into @out as it writes
- * them (nothing goes to a file). Returns its exit status, or -1 with @err set
+ * them (nothing goes to a file; with @b->errout, stderr goes to a nameless
+ * temporary file, read after). Returns its exit status, or -1 with @err set
  * when it could not be started, was killed by a signal, hit the time bound
  * (@b->timed_out) or lore-am was interrupted (a guarded signal, gitrun_guard():
  * the group is killed then too).

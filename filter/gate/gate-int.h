@@ -104,6 +104,18 @@ gboolean gate_git(struct gate *g, const char *const *argv, const char *input,
 int gate_git_status(struct gate *g, const char *const *argv);
 
 void gate_check_fixes(struct gate *g);
+
+/* git log's %s of the raw commit object @c (@n bytes): the first
+ * paragraph of its message, lines joined by a space, in UTF-8 when the
+ * commit names its encoding (gatefixes.c; g_free). */
+char *gate_commit_subject(const char *c, size_t n);
+
+/* One answer of `git cat-file --batch-command` at *@pos of @out: the
+ * object's type ("missing", "ambiguous"), its id in *@oid (NULL for
+ * those), and for a "contents" answer the object in *@body, *@blen
+ * bytes of @out; NULL at the end or where @out is not understood. */
+char *gate_cat_answer(const GString *out, size_t *pos, gboolean contents,
+		      char **oid, char **body, size_t *blen);
 void gate_check_sob(struct gate *g);
 void gate_check_links(struct gate_patch *p);
 void gate_check_backport(struct gate *g);

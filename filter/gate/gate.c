@@ -126,7 +126,6 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 {
 	struct gate_patch *p;
 	struct body_parts bp;
-	guint i;
 
 	if (!g)
 		return;
@@ -136,14 +135,12 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 	p->author_email = g_strdup(author_email ? author_email : "");
 	p->finds = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
 	p->info = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
-	p->trailers = trailer_array_new();
 	/* the trailer block git am commits: the last paragraph above the
-	 * patch (body_split() takes it off the message as b4 does) */
+	 * patch (body_split() takes it off the message as b4 does); its
+	 * array is taken as it is, not copied */
 	p->message = commit_message(body);
 	body_split(p->message, &bp);
-	for (i = 0; i < bp.trailers->len; i++)
-		g_ptr_array_add(p->trailers,
-				trailer_copy(bp.trailers->pdata[i]));
+	p->trailers = g_steal_pointer(&bp.trailers);
 	body_parts_clear(&bp);
 	g_ptr_array_add(g->patches, p);
 }
@@ -219,7 +216,9 @@ gboolean
 gate_git(struct gate *g, const char *const *argv, const char *input,
 	 GString *out)
 {
-	struct gitrun_bound b = {GATE_GIT_TIMEOUT, GATE_GIT_KEEP, FALSE, 0};
+	/* stderr apart: an ambiguous id's hints are not output lines */
+	GString *e = g_string_new(NULL);
+	struct gitrun_bound b = {GATE_GIT_TIMEOUT, GATE_GIT_KEEP, FALSE, 0, e};
 	GError *err = NULL;
 	int rc;
 
@@ -228,22 +227,21 @@ gate_git(struct gate *g, const char *const *argv, const char *input,
 	if (rc < 0) {
 		lore_err("gate: git %s: %s", argv[1], err->message);
 		g_error_free(err);
-		return FALSE;
-	}
-	if (rc || b.cut) {
-		g_autofree char *l = gitrun_first_line(out->str);
+	} else if (rc || b.cut) {
+		g_autofree char *l =
+		    gitrun_first_line(e->len ? e->str : out->str);
 		g_autofree char *s = lore_term_safe(l, -1);
 
 		lore_err("gate: git %s failed%s%s", argv[1], *s ? ": " : "", s);
-		return FALSE;
 	}
-	return TRUE;
+	g_string_free(e, TRUE);
+	return rc == 0 && !b.cut;
 }
 
 int
 gate_git_status(struct gate *g, const char *const *argv)
 {
-	struct gitrun_bound b = {GATE_GIT_TIMEOUT, 4096, FALSE, 0};
+	struct gitrun_bound b = {GATE_GIT_TIMEOUT, 4096, FALSE, 0, NULL};
 	GString *out = g_string_new(NULL);
 	int rc = gitrun_bounded(g->o.dir, argv, NULL, 0, out, &b, NULL);
 

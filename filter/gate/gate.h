@@ -77,9 +77,10 @@ void gate_attest(struct gate *g, const char *verdict);
 
 /*
  * Run the checks on every patch added (the tree checks with at most a
- * few git processes for the whole series: one cat-file --batch-check,
- * one log, one check-mailmap, one name-rev for the release tags; one
- * merge-base per backport) and print the summary's gate lines, unless
+ * few git processes for the whole series: one cat-file --batch-command,
+ * one check-mailmap, one name-rev and one tag --list for the release
+ * tags; one cat-file --batch-check and one rev-list for the backports)
+ * and print the summary's gate lines, unless
  * o.later leaves them to gate_report(). Returns LORE_EGATE when the
  * policy is hardfail and a check failed (one line on stderr names the
  * patch and the check, at once), else LORE_OK.

@@ -1,14 +1,13 @@
 /*
  * gatefixes.c - the gate's Fixes: and Cc: stable checks, as linux-next's
  * "Fixes tag needs some work" mails ask them: each Fixes: names a commit
- * of this tree (all ids of the series resolved by one `git cat-file
- * --batch-check`, their subjects read by one `git log --no-walk`), by at
- * least 12 hex digits, and quotes that commit's subject; the line to use
- * is suggested. A fix for a commit that a release tag ("v6.6", not an
- * -rc) holds wants Cc: stable (stable-kernel-rules.rst), one for a commit
- * newer than every release does not: one `git name-rev` for all the
- * fixed commits says which (a `git tag --contains` for each cost a
- * tenth of a second apiece in a kernel-sized tree).
+ * of this tree (all ids of the series resolved and the commits' subjects
+ * read by one `git cat-file --batch-command`), by at least 12 hex
+ * digits, and quotes that commit's subject; the line to use is suggested. A fix
+ * for a commit that a release tag ("v6.6", not an -rc) holds wants Cc: stable
+ * (stable-kernel-rules.rst), one for a commit newer than every release does
+ * not: one `git name-rev` for all the fixed commits says which (a `git tag
+ * --contains` for each cost a tenth of a second apiece in a kernel-sized tree).
  */
 #include "gate/gate-int.h"
 
@@ -98,89 +97,143 @@ first_release(const char *out)
 	return NULL;
 }
 
-/* One cat-file --batch-check for all ids, in the order given. */
+/* The next line of @out from *@pos, without its '\n' (NULL at the end). */
+static char *
+next_line(const GString *out, size_t *pos)
+{
+	const char *l;
+	size_t n;
+
+	if (!lore_next_line(out->str, out->len, pos, &l, &n))
+		return NULL;
+	return g_strndup(l, n);
+}
+
+/*
+ * git's %s of the raw commit object @c (@n bytes): the lines of the first
+ * paragraph after the header and any blank lines, each without its
+ * trailing white space, joined by one space; taken from the commit's
+ * "encoding" into UTF-8 as git log does.
+ */
+char *
+gate_commit_subject(const char *c, size_t n)
+{
+	g_autofree char *enc = NULL;
+	GString *subj = g_string_new(NULL);
+	size_t pos = 0, ll;
+	const char *l;
+	gboolean head = TRUE;
+
+	while (lore_next_line(c, n, &pos, &l, &ll)) {
+		if (head) {
+			head = ll > 0;
+			if (ll > 9 && !strncmp(l, "encoding ", 9) && !enc)
+				enc = g_strndup(l + 9, ll - 9);
+			continue;
+		}
+		while (ll && g_ascii_isspace(l[ll - 1]))
+			ll--;
+		if (!ll && !subj->len)
+			continue; /* blank lines before the subject */
+		if (!ll)
+			break;
+		if (subj->len)
+			g_string_append_c(subj, ' ');
+		g_string_append_len(subj, l, (gssize)ll);
+	}
+	if (enc && g_ascii_strcasecmp(enc, "utf-8") &&
+	    g_ascii_strcasecmp(enc, "utf8")) {
+		char *u = lore_to_utf8(subj->str, subj->len, enc);
+
+		g_string_free(subj, TRUE);
+		return u;
+	}
+	return g_string_free(subj, FALSE);
+}
+
+/*
+ * One answer of cat-file --batch-command at *@pos: "<oid> <type> <size>"
+ * (and for "contents" @size bytes and a '\n', the object in *@body),
+ * "<name> missing" or "<name> ambiguous". The type, or NULL when the
+ * output ends or is not understood (the rest is then not read).
+ */
+char *
+gate_cat_answer(const GString *out, size_t *pos, gboolean contents, char **oid,
+		char **body, size_t *blen)
+{
+	g_autofree char *l = next_line(out, pos);
+	g_auto(GStrv) w = NULL;
+	guint64 size;
+	guint n;
+
+	*oid = *body = NULL;
+	if (!l)
+		return NULL;
+	w = g_strsplit(l, " ", 4);
+	n = g_strv_length(w);
+	if (n == 2 && (!strcmp(w[1], "missing") || !strcmp(w[1], "ambiguous")))
+		return g_strdup(w[1]);
+	if (n != 3 ||
+	    !g_ascii_string_to_unsigned(w[2], 10, 0, G_MAXSIZE, &size, NULL))
+		return NULL;
+	if (contents) {
+		if (size > out->len - *pos || out->str[*pos + size] != '\n')
+			return NULL;
+		*body = out->str + *pos;
+		*blen = size;
+		*pos += size + 1;
+	}
+	*oid = g_strdup(w[0]);
+	return g_strdup(w[1]);
+}
+
+/*
+ * Each id resolved and each commit's subject read, all in one `git
+ * cat-file --batch-command`: "info ID" says what the id names (an
+ * object's type, "missing" or "ambiguous"), "contents ID^{commit}" the
+ * commit when it is one.
+ */
 static void
 resolve(struct gate *g, GPtrArray *fixes)
 {
 	const char *argv[] = {"git", "cat-file",
-			      "--batch-check=%(objectname) %(objecttype)",
+			      "--batch-command=%(objectname) %(objecttype) "
+			      "%(objectsize)",
 			      NULL};
 	GString *in = g_string_new(NULL), *out = g_string_new(NULL);
+	size_t pos = 0, blen = 0;
 	guint i;
 
-	for (i = 0; i < fixes->len; i++)
-		g_string_append_printf(in, "%s\n",
-				       ((struct fix *)fixes->pdata[i])->id);
-	if (gate_git(g, argv, in->str, out)) {
-		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
+	for (i = 0; i < fixes->len; i++) {
+		const char *id = ((struct fix *)fixes->pdata[i])->id;
 
-		for (i = 0; i < fixes->len && l[i]; i++) {
-			struct fix *f = fixes->pdata[i];
-			char *sp = strchr(l[i], ' ');
-
-			if (!sp)
-				continue;
-			*sp = '\0';
-			f->type = g_strdup(sp + 1);
-			if (strcmp(f->type, "missing") &&
-			    strcmp(f->type, "ambiguous"))
-				f->full = g_strdup(l[i]);
-		}
+		g_string_append_printf(in, "info %s\ncontents %s^{commit}\n",
+				       id, id);
 	}
-	g_string_free(in, TRUE);
-	g_string_free(out, TRUE);
-}
-
-/* The subjects of the commits among @fixes: one git log --no-walk (an
- * 8-digit and a 12-digit id of one commit are asked about once). */
-static void
-subjects(struct gate *g, GPtrArray *fixes)
-{
-	GPtrArray *argv = g_ptr_array_new();
-	GHashTable *by =
-	    g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
-	GString *out = g_string_new(NULL);
-	guint i;
-
-	g_ptr_array_add(argv, "git");
-	g_ptr_array_add(argv, "log");
-	g_ptr_array_add(argv, "--no-walk=unsorted");
-	g_ptr_array_add(argv, "--format=%H %s");
+	if (!gate_git(g, argv, in->str, out))
+		goto out;
 	for (i = 0; i < fixes->len; i++) {
 		struct fix *f = fixes->pdata[i];
+		g_autofree char *oid = NULL, *coid = NULL, *type = NULL,
+				*ctype = NULL;
+		char *body;
 
-		if (f->full && !g_strcmp0(f->type, "commit") &&
-		    !g_hash_table_contains(by, f->full)) {
-			g_ptr_array_add(argv, f->full);
-			g_hash_table_insert(by, f->full, NULL);
-		}
+		if (!(type = gate_cat_answer(out, &pos, FALSE, &oid, &body,
+					     &blen)) ||
+		    !(ctype = gate_cat_answer(out, &pos, TRUE, &coid, &body,
+					      &blen)))
+			break;
+		f->type = g_steal_pointer(&type);
+		if (!oid)
+			continue; /* missing, ambiguous */
+		f->full = g_steal_pointer(&oid);
+		if (!strcmp(f->type, "commit") && body &&
+		    !g_strcmp0(coid, f->full))
+			f->subject = gate_commit_subject(body, blen);
 	}
-	g_ptr_array_add(argv, NULL);
-	if (g_hash_table_size(by) &&
-	    gate_git(g, (const char *const *)argv->pdata, NULL, out)) {
-		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
-
-		for (i = 0; l[i]; i++) {
-			char *sp = strchr(l[i], ' ');
-
-			if (!sp)
-				continue;
-			*sp = '\0';
-			/* insert keeps the key there (f->full) */
-			if (g_hash_table_contains(by, l[i]))
-				g_hash_table_insert(by, l[i], g_strdup(sp + 1));
-		}
-		for (i = 0; i < fixes->len; i++) {
-			struct fix *f = fixes->pdata[i];
-
-			if (f->full)
-				f->subject =
-				    g_strdup(g_hash_table_lookup(by, f->full));
-		}
-	}
+out:
+	g_string_free(in, TRUE);
 	g_string_free(out, TRUE);
-	g_hash_table_destroy(by);
-	g_ptr_array_free(argv, TRUE);
 }
 
 /* The release of git name-rev's @name ("v6.6~12", "v6.7^0"), or NULL. */
@@ -414,7 +467,6 @@ gate_check_fixes(struct gate *g)
 		goto out;
 	}
 	resolve(g, fixes);
-	subjects(g, fixes);
 	releases(g, fixes);
 	for (i = 0; i < fixes->len; i++) {
 		const struct fix *f = fixes->pdata[i];

@@ -2,8 +2,9 @@
  * gateport.c - a backport's upstream commit, as the stable trees write it
  * (stable-kernel-rules.rst: "commit <sha1> upstream." as the body's first
  * line, or "[ Upstream commit <sha1> ]"): that commit is in the mainline
- * ref (lore-am.mainline-ref; else origin/master, then master), asked by
- * `git merge-base --is-ancestor`, one run per patch that names one.
+ * ref (lore-am.mainline-ref; else origin/master, then master). For the
+ * whole series: one `git cat-file --batch-check` resolves the ids and the
+ * refs, one `git rev-list` says which ids the mainline holds.
  */
 #include "gate/gate-int.h"
 
@@ -57,88 +58,179 @@ find_upstream(const struct gate_patch *p)
 	return id;
 }
 
-/* The mainline ref to ask, resolved, or NULL (said by the caller). */
+/* A patch that names an upstream commit. */
+struct port {
+	struct gate_patch *p;
+	char *id;    /* as written, lower case */
+	char *full;  /* the commit it names here, or NULL */
+	gboolean in; /* the mainline holds it */
+};
+
+static void
+port_free(struct port *t)
+{
+	g_free(t->id);
+	g_free(t->full);
+	g_free(t);
+}
+
+/* The full id of a --batch-check=%(objectname) answer, or NULL. */
+static char *
+oid_of(const char *l)
+{
+	size_t n = strspn(l, "0123456789abcdef");
+
+	return (n == 40 || n == 64) && !l[n] ? g_strndup(l, n) : NULL;
+}
+
+/*
+ * One cat-file --batch-check for every upstream id (as a commit) and the
+ * mainline refs to try (lore-am.mainline-ref; else origin/master, then
+ * master): each port's commit in its ->full, the first ref that names a
+ * commit (borrowed) returned and its commit in *@moid, or NULL.
+ */
 static const char *
-mainline(struct gate *g)
+resolve(struct gate *g, GPtrArray *ports, char **moid)
 {
 	static const char *const dflt[] = {"origin/master", "master"};
-	guint k;
+	const char *argv[] = {"git", "cat-file", "--batch-check=%(objectname)",
+			      NULL};
+	const char *refs[2], *ref = NULL;
+	GString *in = g_string_new(NULL), *out = g_string_new(NULL);
+	guint i, k, nref = g->o.mainline ? 1 : G_N_ELEMENTS(dflt);
 
-	for (k = 0; k < (g->o.mainline ? 1 : G_N_ELEMENTS(dflt)); k++) {
-		const char *ref = g->o.mainline ? g->o.mainline : dflt[k];
-		g_autofree char *spec = g_strdup_printf("%s^{commit}", ref);
-		const char *const argv[] = {
-		    "git", "rev-parse", "--verify", "-q", "--end-of-options",
-		    spec,  NULL};
+	*moid = NULL;
+	for (k = 0; k < nref; k++)
+		refs[k] = g->o.mainline ? g->o.mainline : dflt[k];
+	for (i = 0; i < ports->len; i++)
+		g_string_append_printf(in, "%s^{commit}\n",
+				       ((struct port *)ports->pdata[i])->id);
+	/* a ref git would read as an option, or as two lines, is not asked:
+	 * an empty line's answer stands in its place */
+	for (k = 0; k < nref; k++)
+		g_string_append_printf(
+		    in, "%s%s\n",
+		    *refs[k] != '-' && !strchr(refs[k], '\n') ? refs[k] : "",
+		    *refs[k] != '-' && !strchr(refs[k], '\n') ? "^{commit}"
+							      : "");
+	if (gate_git(g, argv, in->str, out)) {
+		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
+		guint n = g_strv_length(l);
 
-		/* the ref goes on merge-base's command line, options and all */
-		if (*ref != '-' && gate_git_status(g, argv) == 0)
-			return ref;
+		for (i = 0; i < ports->len && i < n; i++)
+			((struct port *)ports->pdata[i])->full = oid_of(l[i]);
+		for (k = 0; k < nref && i + k < n && !ref; k++)
+			if (*refs[k] != '-' && (*moid = oid_of(l[i + k])))
+				ref = refs[k];
 	}
-	return NULL;
+	g_string_free(in, TRUE);
+	g_string_free(out, TRUE);
+	return ref;
+}
+
+/*
+ * Which upstream commits the mainline commit @moid holds, in one `git
+ * rev-list THEM --not MAINLINE`: it lists what they hold and the
+ * mainline does not, so a commit it does not list is in the mainline.
+ */
+static void
+contained(struct gate *g, GPtrArray *ports, const char *moid)
+{
+	GPtrArray *argv = g_ptr_array_new();
+	GString *out = g_string_new(NULL);
+	guint i;
+
+	g_ptr_array_add(argv, "git");
+	g_ptr_array_add(argv, "rev-list");
+	for (i = 0; i < ports->len; i++)
+		if (((struct port *)ports->pdata[i])->full)
+			g_ptr_array_add(argv,
+					((struct port *)ports->pdata[i])->full);
+	g_ptr_array_add(argv, "--not");
+	g_ptr_array_add(argv, (gpointer)moid);
+	g_ptr_array_add(argv, NULL);
+	if (argv->len > 5 &&
+	    gate_git(g, (const char *const *)argv->pdata, NULL, out)) {
+		g_auto(GStrv) l = g_strsplit(out->str, "\n", -1);
+		GHashTable *outside = g_hash_table_new(g_str_hash, g_str_equal);
+
+		for (i = 0; l[i]; i++)
+			g_hash_table_add(outside, l[i]);
+		for (i = 0; i < ports->len; i++) {
+			struct port *t = ports->pdata[i];
+
+			t->in =
+			    t->full && !g_hash_table_contains(outside, t->full);
+		}
+		g_hash_table_destroy(outside);
+	}
+	g_string_free(out, TRUE);
+	g_ptr_array_free(argv, TRUE);
 }
 
 static void
-judge(struct gate *g, struct gate_patch *p, const char *id, const char *ref)
+judge(struct port *t, const char *ref)
 {
-	g_autofree char *spec = g_strdup_printf("%s^{commit}", id);
-	const char *const known[] = {"git", "rev-parse",	"--verify",
-				     "-q",  "--end-of-options", spec,
-				     NULL};
-	const char *const in[] = {"git", "merge-base", "--is-ancestor",
-				  id,	 ref,	       NULL};
-	int st;
-
-	gate_ran(p, GATE_C_BACKPORT, FALSE);
-	if (gate_git_status(g, known) != 0) {
-		gate_find(p, GATE_C_BACKPORT, GATE_FAIL,
+	gate_ran(t->p, GATE_C_BACKPORT, FALSE);
+	if (!t->full)
+		gate_find(t->p, GATE_C_BACKPORT, GATE_FAIL,
 			  "check the upstream commit's id",
 			  "a backport of %s, which is no commit in this tree",
-			  id);
-		return;
-	}
-	st = gate_git_status(g, in);
-	if (st == 0)
-		gate_find(p, GATE_C_BACKPORT, GATE_PASS, NULL,
-			  "upstream commit %.12s is in %s", id, ref);
+			  t->id);
+	else if (t->in)
+		gate_find(t->p, GATE_C_BACKPORT, GATE_PASS, NULL,
+			  "upstream commit %.12s is in %s", t->id, ref);
 	else
-		gate_find(p, GATE_C_BACKPORT, GATE_FAIL,
+		gate_find(t->p, GATE_C_BACKPORT, GATE_FAIL,
 			  "backport only what the mainline holds",
-			  "a backport of %.12s, which is not in %s", id, ref);
+			  "a backport of %.12s, which is not in %s", t->id,
+			  ref);
 }
 
 void
 gate_check_backport(struct gate *g)
 {
+	GPtrArray *ports =
+	    g_ptr_array_new_with_free_func((GDestroyNotify)port_free);
+	g_autofree char *moid = NULL;
 	const char *ref = NULL;
-	gboolean asked = FALSE;
-	guint i, n = 0;
+	guint i;
 
-	for (i = 0; i < g->patches->len && n < GATE_PORT_MAX; i++) {
+	for (i = 0; i < g->patches->len && ports->len < GATE_PORT_MAX; i++) {
 		struct gate_patch *p = g->patches->pdata[i];
-		g_autofree char *id = find_upstream(p);
+		char *id = find_upstream(p);
+		struct port *t;
 
 		if (!id)
 			continue;
-		n++;
-		if (!gate_tree(g)) {
-			gate_ran(p, GATE_C_BACKPORT, TRUE);
-			continue;
-		}
-		if (!asked) {
-			ref = mainline(g);
-			asked = TRUE;
-		}
-		if (ref) {
-			judge(g, p, id, ref);
-			continue;
-		}
-		gate_ran(p, GATE_C_BACKPORT, FALSE);
-		gate_find(
-		    p, GATE_C_BACKPORT, GATE_NOTE, "set lore-am.mainline-ref",
-		    "a backport of %.12s: no mainline ref to look in "
-		    "(%s)",
-		    id,
-		    g->o.mainline ? g->o.mainline : "origin/master, master");
+		t = g_new0(struct port, 1);
+		t->p = p;
+		t->id = id;
+		g_ptr_array_add(ports, t);
 	}
+	if (ports->len && gate_tree(g)) {
+		ref = resolve(g, ports, &moid);
+		if (ref)
+			contained(g, ports, moid);
+	}
+	for (i = 0; i < ports->len; i++) {
+		struct port *t = ports->pdata[i];
+
+		if (!g->tree) {
+			gate_ran(t->p, GATE_C_BACKPORT, TRUE);
+		} else if (ref) {
+			judge(t, ref);
+		} else {
+			gate_ran(t->p, GATE_C_BACKPORT, FALSE);
+			gate_find(
+			    t->p, GATE_C_BACKPORT, GATE_NOTE,
+			    "set lore-am.mainline-ref",
+			    "a backport of %.12s: no mainline ref to look "
+			    "in (%s)",
+			    t->id,
+			    g->o.mainline ? g->o.mainline
+					  : "origin/master, master");
+		}
+	}
+	g_ptr_array_free(ports, TRUE);
 }

@@ -89,7 +89,7 @@ one_message(const char *msg, size_t len, void *data)
 	struct parse_state *st = data;
 	struct message *m = message_parse(msg, len, NULL);
 	g_autofree char *pre = NULL;
-	gboolean in_diff = FALSE, new_file = FALSE;
+	gboolean in_diff = FALSE, new_file = FALSE, added = FALSE;
 	const char *body, *l;
 	size_t pos = 0, blen, ll;
 
@@ -103,7 +103,7 @@ one_message(const char *msg, size_t len, void *data)
 	while (lore_next_line(body, blen, &pos, &l, &ll)) {
 		if (ll > 11 && !strncmp(l, "diff --git ", 11)) {
 			in_diff = TRUE;
-			new_file = FALSE;
+			new_file = added = FALSE;
 			g_clear_pointer(&pre, g_free);
 		} else if (in_diff && ll > 6 && !strncmp(l, "index ", 6)) {
 			size_t n = strspn(l + 6, "0123456789abcdef");
@@ -111,9 +111,15 @@ one_message(const char *msg, size_t len, void *data)
 			if (n >= 7 && l[6 + n] == '.')
 				pre = g_strndup(l + 6, n);
 			new_file = all_zero(l + 6, n);
-		} else if (in_diff && ll >= 14 &&
+		} else if (in_diff && ll >= 13 &&
 			   !strncmp(l, "--- /dev/null", 13)) {
 			in_diff = FALSE;
+			added = TRUE;
+		} else if (added && ll > 6 && !strncmp(l, "+++ b/", 6)) {
+			/* made by the mbox: a later change of it needs
+			 * nothing from HEAD */
+			added = FALSE;
+			g_hash_table_add(st->seen, old_path(l, ll));
 		} else if (in_diff && ll > 6 && !strncmp(l, "--- a/", 6)) {
 			char *path = old_path(l, ll);
 			struct treecheck_file *f;

@@ -7,8 +7,8 @@
  * the mail filter starts once per incoming mail.
  *
  * fetch.c includes this after <curl/curl.h> and calls libcurl by its own
- * names, each a call through curllib's pointers, once
- * dynlib_load(&curllib.dl, ...) has said yes. curl_easy_setopt() and
+ * names, each a call through curllib's pointers, once curllib_start()
+ * has said yes. curl_easy_setopt() and
  * curl_easy_getinfo() lose curl's compile-time type checks (macros of the
  * same names): each argument must have the type its option's number says
  * (long, object pointer, function pointer or curl_off_t), as libcurl reads
@@ -37,6 +37,15 @@ struct curllib {
 };
 
 extern struct curllib curllib;
+
+/*
+ * libcurl loaded and started: curl_global_init() called once for the
+ * process (thread-safe), here and nowhere else. FALSE with @err
+ * (DYNLIB_ERROR_MISSING): "cannot load libcurl.so.4: REASON", or
+ * "libcurl failed to start: REASON" when curl_global_init() failed, each
+ * time it is asked.
+ */
+gboolean curllib_start(GError **err);
 
 #undef curl_easy_setopt
 #undef curl_easy_getinfo

@@ -262,8 +262,7 @@ no_curl(const char *url, GError **err)
 	g_autoptr(GError) e = NULL;
 
 	g_set_error(err, LORE_ERROR, LORE_ETEMP, "cannot fetch %s: %s", url,
-		    dynlib_load(&curllib.dl, &e) ? "libcurl failed to start"
-						 : e->message);
+		    curllib_start(&e) ? "libcurl failed to start" : e->message);
 	return LORE_ETEMP;
 }
 
@@ -284,15 +283,11 @@ request_ms(const struct lore_opts *o)
 static CURL *
 easy_new(const struct lore_opts *o, const char *url, char *errbuf)
 {
-	static gboolean ready;
 	CURL *c;
 
-	if (!dynlib_load(&curllib.dl, NULL))
+	/* curllib.c starts libcurl, once */
+	if (!curllib_start(NULL))
 		return NULL;
-	if (!ready) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		ready = TRUE;
-	}
 	c = curl_easy_init();
 	if (!c)
 		return NULL;
