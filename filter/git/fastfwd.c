@@ -52,6 +52,18 @@ move_refs(const char *onto, const char *tip, GString *e)
 	return gitrun(NULL, ur, in, strlen(in), NULL, e, NULL);
 }
 
+/* the move refused, git's reason (@e) said in @err */
+static int
+refused(const GString *e, GError **err)
+{
+	g_autofree char *why = reason(e);
+
+	g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+		    "cannot move the current branch to the applied series: %s",
+		    why);
+	return LORE_ENOTFOUND;
+}
+
 int
 fastfwd_run(const char *onto, const char *tip, GError **err)
 {
@@ -61,26 +73,14 @@ fastfwd_run(const char *onto, const char *tip, GError **err)
 	int rc = LORE_OK, st;
 
 	if ((st = move_tree(onto, tip, e)) != 0) {
-		g_autofree char *why = reason(e);
-
-		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-			    "cannot move the current branch to the applied "
-			    "series: %s",
-			    why);
-		rc = LORE_ENOTFOUND;
+		rc = refused(e, err);
 		goto out;
 	}
 	if ((st = move_refs(onto, tip, e)) != 0) {
-		g_autofree char *why = reason(e);
-
+		rc = refused(e, err);
 		/* the branch moved meanwhile: the tree goes back */
 		g_string_truncate(e, 0);
 		move_tree(tip, onto, e);
-		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-			    "cannot move the current branch to the applied "
-			    "series: %s",
-			    why);
-		rc = LORE_ENOTFOUND;
 		goto out;
 	}
 	/* as git merge: the hook's verdict changes nothing; its words go

@@ -206,6 +206,20 @@ emit(const GString *out, GError **err)
 			   : writer_stdout(out, err);
 }
 
+/* a write's failure (@ok FALSE, *@err set) said; its status, or LORE_OK */
+static int
+said(gboolean ok, GError **err)
+{
+	int rc;
+
+	if (ok)
+		return LORE_OK;
+	lore_err("%s", (*err)->message);
+	rc = (*err)->code;
+	g_clear_error(err);
+	return rc;
+}
+
 /* What --range-diff-opts may pass: options that change what is shown. */
 static const char *const shown_flags[] = {
     "--no-dual-color",
@@ -331,11 +345,7 @@ range_diff(struct apply_job *a, struct apply_job *b, const char *const *extra)
 		/* b4 diff -n: the command, its commits kept in the repository
 		 * (unreferenced, as b4 leaves them, until git gc prunes) */
 		g_string_printf(out, "git range-diff %s %s\n", r1, r2);
-		if (!writer_stdout(out, &err)) {
-			lore_err("%s", err->message);
-			rc = err->code;
-			g_error_free(err);
-		}
+		rc = said(writer_stdout(out, &err), &err);
 		g_string_free(out, TRUE);
 		g_string_free(e, TRUE);
 		return rc;
@@ -353,10 +363,8 @@ range_diff(struct apply_job *a, struct apply_job *b, const char *const *extra)
 
 		lore_err("git range-diff failed: %s", g_strchomp(why));
 		rc = LORE_ENOTFOUND;
-	} else if (!emit(out, &err)) {
-		lore_err("%s", err->message);
-		rc = err->code;
-		g_error_free(err);
+	} else {
+		rc = said(emit(out, &err), &err);
 	}
 	g_string_free(out, TRUE);
 	g_string_free(e, TRUE);
@@ -472,11 +480,7 @@ interdiff(const struct amjob_result *ro, const struct amjob_result *rn)
 					       "\n--- dropped in v%d: %s\n",
 					       rn->revision, st);
 	}
-	if (!emit(out, &err)) {
-		lore_err("%s", err->message);
-		rc = err->code;
-		g_error_free(err);
-	}
+	rc = said(emit(out, &err), &err);
 	tmpwt_remove(&w);
 	mails_clear(&mo);
 	mails_clear(&mn);
