@@ -45,14 +45,16 @@ unfold(const char *p, size_t n)
 
 /*
  * Call @fn for each header field of @raw with its name and raw (folded)
- * value; stops when @fn returns FALSE. Returns the body offset.
+ * value; stops when @fn returns FALSE. Returns the body offset. A line
+ * that is neither a field nor the continuation of one is skipped, and
+ * *@odd (when given) set: GMime reads such a header otherwise.
  */
 typedef gboolean (*header_fn)(const char *name, size_t nlen, const char *val,
 			      size_t vlen, void *data);
 
 static size_t
 scan_headers(const char *raw, size_t len, header_fn fn, void *data,
-	     guint *nfields)
+	     guint *nfields, gboolean *odd)
 {
 	size_t pos = 0, field_start = 0, colon = 0;
 	const char *line;
@@ -63,8 +65,12 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 	while (lore_next_line(raw, len, &pos, &line, &ll)) {
 		size_t cl = chomp_len(line, ll);
 
-		if (cl && (line[0] == ' ' || line[0] == '\t'))
-			continue; /* continuation of the current field */
+		if (cl && (line[0] == ' ' || line[0] == '\t')) {
+			/* continuation of the current field, if any */
+			if (!in_field && odd)
+				*odd = TRUE;
+			continue;
+		}
 		if (in_field && go) {
 			size_t vend = line - raw;
 			const char *v = raw + colon + 1;
@@ -83,13 +89,14 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 			const char *c = memchr(line, ':', cl);
 			size_t k;
 
-			if (!c)
-				continue; /* not a field: tolerate and skip */
-			for (k = 0; line + k < c; k++)
+			for (k = 0; c && line + k < c; k++)
 				if (line[k] <= ' ' || line[k] > '~')
 					break;
-			if (line + k != c || k == 0)
+			if (!c || line + k != c || k == 0) {
+				if (odd) /* not a field: tolerate and skip */
+					*odd = TRUE;
 				continue;
+			}
 			in_field = TRUE;
 			field_start = line - raw;
 			colon = c - raw;
@@ -129,7 +136,7 @@ message_header(const struct message *msg, const char *name)
 {
 	struct want w = {name, NULL};
 
-	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL);
+	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL, NULL);
 	return w.value;
 }
 
@@ -161,7 +168,7 @@ message_header_count(const struct message *msg, const char *name)
 {
 	struct count c = {name, 0};
 
-	scan_headers(msg->raw, msg->body_off, count_one, &c, NULL);
+	scan_headers(msg->raw, msg->body_off, count_one, &c, NULL, NULL);
 	return c.n;
 }
 
@@ -402,7 +409,8 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->raw[len - skip] = '\0';
 	m->len = len - skip;
 	c.msg = m;
-	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields);
+	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields,
+				   &m->hdr_odd);
 	if (nfields == 0 || memchr(m->raw, '\0', m->body_off)) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    nfields ? "NUL byte in the message header"
