@@ -7,6 +7,14 @@
 
 #include <string.h>
 
+/* The ASCII bytes an id may hold: printable, not '<' or '>' (0x80 and
+ * above are UTF-8's to judge) */
+static const guint8 id_byte_ok[256] = {
+    [0x21 ... 0x3b] = TRUE,
+    [0x3d] = TRUE,
+    [0x3f ... 0x7e] = TRUE,
+};
+
 gboolean
 msgid_valid(const char *id)
 {
@@ -17,11 +25,12 @@ msgid_valid(const char *id)
 	if (!id || !*id)
 		return FALSE;
 	/* the ASCII ids nearly every mailer makes, checked byte by byte */
-	for (p = id; (guchar)*p > ' ' && (guchar)*p < 0x7f; p++)
-		if (*p == '<' || *p == '>')
-			return FALSE;
+	for (p = id; id_byte_ok[(guchar)*p]; p++)
+		;
 	if (!*p)
 		return TRUE;
+	if ((guchar)*p < 0x80)
+		return FALSE; /* a blank, a control, '<' or '>' */
 	if (!g_utf8_validate(id, -1, NULL))
 		return FALSE;
 	for (p = id; *p; p = g_utf8_next_char(p)) {
@@ -54,8 +63,12 @@ msgid_from_header(const char *value)
 		return NULL;
 	lt = strchr(value, '<');
 	if (lt && (gt = strchr(lt + 1, '>'))) {
-		id = g_strndup(lt + 1, gt - lt - 1);
-		return checked(g_strstrip(id));
+		/* trimmed before it is copied, as g_strstrip() would */
+		for (lt++; lt < gt && g_ascii_isspace(*lt); lt++)
+			;
+		while (gt > lt && g_ascii_isspace(gt[-1]))
+			gt--;
+		return checked(g_strndup(lt, gt - lt));
 	}
 	/* Some mailers drop the brackets: take the first word. */
 	id = g_strstrip(g_strdup(value));
