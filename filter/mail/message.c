@@ -86,20 +86,20 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 			return pos;
 		}
 		{
-			const char *c = memchr(line, ':', cl);
-			size_t k;
+			size_t k = 0;
 
-			for (k = 0; c && line + k < c; k++)
-				if (line[k] <= ' ' || line[k] > '~')
-					break;
-			if (!c || line + k != c || k == 0) {
+			/* a field name: printable ASCII up to its colon */
+			while (k < cl && line[k] > ' ' && line[k] <= '~' &&
+			       line[k] != ':')
+				k++;
+			if (k == 0 || k == cl || line[k] != ':') {
 				if (odd) /* not a field: tolerate and skip */
 					*odd = TRUE;
 				continue;
 			}
 			in_field = TRUE;
 			field_start = line - raw;
-			colon = c - raw;
+			colon = field_start + k;
 		}
 	}
 	if (in_field && go) {
