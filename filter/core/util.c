@@ -69,8 +69,20 @@ lore_term_safe(const char *s, gssize len)
 	p = s;
 	end = s + len;
 	while (p < end) {
-		gunichar c = g_utf8_get_char_validated(p, end - p);
+		const char *q = p;
+		gunichar c;
 
+		/* a run of printable ASCII is shown as it is, at once */
+		while (q < end && (guchar)*q >= 0x20 && (guchar)*q < 0x7f &&
+		       shown + (gsize)(q - p) < LORE_TERM_MAX)
+			q++;
+		if (q > p) {
+			g_string_append_len(out, p, q - p);
+			shown += q - p;
+			p = q;
+			continue;
+		}
+		c = g_utf8_get_char_validated(p, end - p);
 		/* a megabyte of subject must not flood the terminal */
 		if (++shown > LORE_TERM_MAX) {
 			g_string_append(out, "...");
