@@ -10,32 +10,17 @@
 
 #include <string.h>
 
-/* An RFC 2045 token character (not '*', which starts RFC 2231 syntax) */
-static gboolean
+/* The RFC 2045 token characters (not '*', which starts RFC 2231 syntax):
+ * printable ASCII less the tspecials */
+static const guint8 token_char[256] = {
+    ['!'] = 1,	       ['#' ... '\''] = 1, ['+'] = 1,	      ['-' ... '.'] = 1,
+    ['0' ... '9'] = 1, ['A' ... 'Z'] = 1,  ['^' ... '~'] = 1,
+};
+
+static inline gboolean
 is_token(char c)
 {
-	if (c <= ' ' || c >= 0x7f)
-		return FALSE;
-	switch (c) {
-	case '(':
-	case ')':
-	case '<':
-	case '>':
-	case '@':
-	case ',':
-	case ';':
-	case ':':
-	case '\\':
-	case '"':
-	case '/':
-	case '[':
-	case ']':
-	case '?':
-	case '=':
-	case '*':
-		return FALSE;
-	}
-	return TRUE;
+	return token_char[(guchar)c];
 }
 
 /* Skip a token at @p; NULL when there is none. */
@@ -66,7 +51,19 @@ mime_find_ci(const char *s, const char *w)
 gboolean
 mime_word_is(const char *p, size_t n, const char *name)
 {
-	return strlen(name) == n && !g_ascii_strncasecmp(p, name, n);
+	size_t i;
+
+	/* @name is lower case; a loop, not a call: every part's type and
+	 * parameters are asked a few times */
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (!name[i] || c != name[i])
+			return FALSE;
+	}
+	return !name[n];
 }
 
 void

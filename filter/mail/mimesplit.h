@@ -35,7 +35,7 @@ void mime_ctype_clear(struct mime_ctype *ct);
  * locale's case rules); NULL when there is none. @w is not empty. */
 const char *mime_find_ci(const char *s, const char *w);
 
-/* Is [p, p+n) @name, ignoring case? */
+/* Is [p, p+n) @name (in lower case), ignoring case? */
 gboolean mime_word_is(const char *p, size_t n, const char *name);
 
 /* One leaf of a multipart split by hand. */
