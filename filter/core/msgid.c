@@ -54,15 +54,15 @@ checked(char *id)
 }
 
 char *
-msgid_from_header(const char *value)
+msgid_from_header_len(const char *value, size_t n)
 {
-	const char *lt, *gt;
+	const char *lt, *gt, *end = value + n;
 	char *id;
 
 	if (!value)
 		return NULL;
-	lt = strchr(value, '<');
-	if (lt && (gt = strchr(lt + 1, '>'))) {
+	lt = memchr(value, '<', n);
+	if (lt && (gt = memchr(lt + 1, '>', end - lt - 1))) {
 		/* trimmed before it is copied, as g_strstrip() would */
 		for (lt++; lt < gt && g_ascii_isspace(*lt); lt++)
 			;
@@ -71,19 +71,25 @@ msgid_from_header(const char *value)
 		return checked(g_strndup(lt, gt - lt));
 	}
 	/* Some mailers drop the brackets: take the first word. */
-	id = g_strstrip(g_strdup(value));
+	id = g_strstrip(g_strndup(value, n));
 	id[strcspn(id, " \t\r\n")] = '\0';
 	return checked(id);
 }
 
+char *
+msgid_from_header(const char *value)
+{
+	return value ? msgid_from_header_len(value, strlen(value)) : NULL;
+}
+
 GPtrArray *
-msgid_list(const char *value)
+msgid_list_len(const char *value, size_t n)
 {
 	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-	const char *p = value;
+	const char *p = value, *end = value + n;
 
-	while (p && (p = strchr(p, '<'))) {
-		const char *gt = strchr(p + 1, '>'), *s, *e;
+	while (p && (p = memchr(p, '<', end - p))) {
+		const char *gt = memchr(p + 1, '>', end - p - 1), *s, *e;
 		char *id;
 
 		if (!gt)
@@ -101,6 +107,12 @@ msgid_list(const char *value)
 		p = gt + 1;
 	}
 	return ids;
+}
+
+GPtrArray *
+msgid_list(const char *value)
+{
+	return msgid_list_len(value, value ? strlen(value) : 0);
 }
 
 static char *

@@ -172,10 +172,17 @@ message_header_count(const struct message *msg, const char *name)
 	return c.n;
 }
 
+/* A field's raw value in the message's bytes */
+struct span {
+	const char *p;
+	size_t n;
+};
+
 struct collect {
 	struct message *msg;
-	char *from, *irt, *refs, *mid;
-	guint once_seen; /* bit i: message_once_fields[i] was seen */
+	char *from;
+	struct span irt, refs, mid; /* read by msgid.h where they lie */
+	guint once_seen;	    /* bit i: message_once_fields[i] was seen */
 };
 
 /* Note a field of message_once_fields (index @i) seen a second time. */
@@ -216,21 +223,21 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	struct collect *c = data;
 	struct message *m = c->msg;
 	char **slot = NULL;
-	gboolean ids = FALSE;
+	struct span *ids = NULL;
 	int once = -1; /* its index in message_once_fields */
 
 	switch (g_ascii_tolower(name[0])) {
 	case 'm':
 		if (IS("message-id"))
-			slot = &c->mid, ids = TRUE, once = 4;
+			ids = &c->mid, once = 4;
 		break;
 	case 'i':
 		if (IS("in-reply-to"))
-			slot = &c->irt, ids = TRUE, once = 7;
+			ids = &c->irt, once = 7;
 		break;
 	case 'r':
 		if (IS("references"))
-			slot = &c->refs, ids = TRUE, once = 8;
+			ids = &c->refs, once = 8;
 		break;
 	case 's':
 		if (IS("subject"))
@@ -268,7 +275,12 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	if (once >= 0)
 		seen_once_field(c, once);
 	/* the first of a field is the one read, as git mailinfo and
-	 * patchwork read it */
+	 * patchwork read it; msgid.h reads ids between <> and strips white
+	 * space around them itself, so folding needs no undoing for these */
+	if (ids && !ids->p) {
+		ids->p = val;
+		ids->n = vlen;
+	}
 	if (!slot || *slot)
 		return TRUE;
 	/* what reaches the output or the terminal is cleaned at once; ids
@@ -276,10 +288,6 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
 	    slot == &m->to_hdr || slot == &m->cc_hdr)
 		*slot = lore_one_line(val, vlen);
-	else if (ids)
-		/* msgid.h reads ids between <> and strips white space around
-		 * them itself, so folding needs no undoing for these */
-		*slot = g_strndup(val, vlen);
 	else
 		*slot = unfold(val, vlen);
 	return TRUE;
@@ -416,15 +424,13 @@ message_parse(const char *buf, size_t len, GError **err)
 			    nfields ? "NUL byte in the message header"
 				    : "not a mail message (no header fields)");
 		g_free(c.from);
-		g_free(c.irt);
-		g_free(c.refs);
-		g_free(c.mid);
 		message_free(m);
 		return NULL;
 	}
-	m->msgid = msgid_from_header(c.mid);
-	m->in_reply_to = msgid_from_header(c.irt);
-	m->refs = msgid_list(c.refs);
+	m->msgid = c.mid.p ? msgid_from_header_len(c.mid.p, c.mid.n) : NULL;
+	m->in_reply_to =
+	    c.irt.p ? msgid_from_header_len(c.irt.p, c.irt.n) : NULL;
+	m->refs = msgid_list_len(c.refs.p, c.refs.n);
 	if (m->subject && plain_ascii(m->subject)) {
 		/* nothing to decode, and it is one clean line already */
 	} else if (m->subject) {
@@ -440,9 +446,6 @@ message_parse(const char *buf, size_t len, GError **err)
 	decode_dates(m);
 	/* kept for git's own author rules (mailinfo.h) */
 	m->from_hdr = c.from;
-	g_free(c.irt);
-	g_free(c.refs);
-	g_free(c.mid);
 	return m;
 }
 
