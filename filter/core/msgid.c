@@ -86,8 +86,11 @@ GPtrArray *
 msgid_list_len(const char *value, size_t n)
 {
 	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-	const char *p = value, *end = value + n;
+	const char *p = value, *end;
 
+	if (!value)
+		return ids; /* no References field */
+	end = value + n;
 	while (p && (p = memchr(p, '<', end - p))) {
 		const char *gt = memchr(p + 1, '>', end - p - 1), *s, *e;
 		char *id;
