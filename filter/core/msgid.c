@@ -7,6 +7,14 @@
 
 #include <string.h>
 
+/* The ASCII bytes an id may hold: printable, not '<' or '>' (0x80 and
+ * above are UTF-8's to judge) */
+static const guint8 id_byte_ok[256] = {
+    [0x21 ... 0x3b] = TRUE,
+    [0x3d] = TRUE,
+    [0x3f ... 0x7e] = TRUE,
+};
+
 gboolean
 msgid_valid(const char *id)
 {
@@ -17,11 +25,12 @@ msgid_valid(const char *id)
 	if (!id || !*id)
 		return FALSE;
 	/* the ASCII ids nearly every mailer makes, checked byte by byte */
-	for (p = id; (guchar)*p > ' ' && (guchar)*p < 0x7f; p++)
-		if (*p == '<' || *p == '>')
-			return FALSE;
+	for (p = id; id_byte_ok[(guchar)*p]; p++)
+		;
 	if (!*p)
 		return TRUE;
+	if ((guchar)*p < 0x80)
+		return FALSE; /* a blank, a control, '<' or '>' */
 	if (!g_utf8_validate(id, -1, NULL))
 		return FALSE;
 	for (p = id; *p; p = g_utf8_next_char(p)) {
@@ -45,32 +54,45 @@ checked(char *id)
 }
 
 char *
-msgid_from_header(const char *value)
+msgid_from_header_len(const char *value, size_t n)
 {
-	const char *lt, *gt;
+	const char *lt, *gt, *end = value + n;
 	char *id;
 
 	if (!value)
 		return NULL;
-	lt = strchr(value, '<');
-	if (lt && (gt = strchr(lt + 1, '>'))) {
-		id = g_strndup(lt + 1, gt - lt - 1);
-		return checked(g_strstrip(id));
+	lt = memchr(value, '<', n);
+	if (lt && (gt = memchr(lt + 1, '>', end - lt - 1))) {
+		/* trimmed before it is copied, as g_strstrip() would */
+		for (lt++; lt < gt && g_ascii_isspace(*lt); lt++)
+			;
+		while (gt > lt && g_ascii_isspace(gt[-1]))
+			gt--;
+		return checked(g_strndup(lt, gt - lt));
 	}
 	/* Some mailers drop the brackets: take the first word. */
-	id = g_strstrip(g_strdup(value));
+	id = g_strstrip(g_strndup(value, n));
 	id[strcspn(id, " \t\r\n")] = '\0';
 	return checked(id);
 }
 
+char *
+msgid_from_header(const char *value)
+{
+	return value ? msgid_from_header_len(value, strlen(value)) : NULL;
+}
+
 GPtrArray *
-msgid_list(const char *value)
+msgid_list_len(const char *value, size_t n)
 {
 	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-	const char *p = value;
+	const char *p = value, *end;
 
-	while (p && (p = strchr(p, '<'))) {
-		const char *gt = strchr(p + 1, '>'), *s, *e;
+	if (!value)
+		return ids; /* no References field */
+	end = value + n;
+	while (p && (p = memchr(p, '<', end - p))) {
+		const char *gt = memchr(p + 1, '>', end - p - 1), *s, *e;
 		char *id;
 
 		if (!gt)
@@ -88,6 +110,12 @@ msgid_list(const char *value)
 		p = gt + 1;
 	}
 	return ids;
+}
+
+GPtrArray *
+msgid_list(const char *value)
+{
+	return msgid_list_len(value, value ? strlen(value) : 0);
 }
 
 static char *

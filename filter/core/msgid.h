@@ -21,9 +21,13 @@ char *msgid_from_arg(const char *arg);
 
 /* The first <id> of a Message-ID or In-Reply-To header value. */
 char *msgid_from_header(const char *value);
+/* The same of the @n bytes at @value (a field in a raw header, unfolded
+ * or not: white space around an id is no part of it). */
+char *msgid_from_header_len(const char *value, size_t n);
 
 /* Every <id> of a References header value, in order (array of char *). */
 GPtrArray *msgid_list(const char *value);
+GPtrArray *msgid_list_len(const char *value, size_t n);
 
 /* TRUE when @id is acceptable: non-empty, valid UTF-8, no white space,
  * no C0/C1 control characters, no angle brackets. */

@@ -69,8 +69,20 @@ lore_term_safe(const char *s, gssize len)
 	p = s;
 	end = s + len;
 	while (p < end) {
-		gunichar c = g_utf8_get_char_validated(p, end - p);
+		const char *q = p;
+		gunichar c;
 
+		/* a run of printable ASCII is shown as it is, at once */
+		while (q < end && (guchar)*q >= 0x20 && (guchar)*q < 0x7f &&
+		       shown + (gsize)(q - p) < LORE_TERM_MAX)
+			q++;
+		if (q > p) {
+			g_string_append_len(out, p, q - p);
+			shown += q - p;
+			p = q;
+			continue;
+		}
+		c = g_utf8_get_char_validated(p, end - p);
 		/* a megabyte of subject must not flood the terminal */
 		if (++shown > LORE_TERM_MAX) {
 			g_string_append(out, "...");
@@ -124,6 +136,49 @@ lore_utf8_valid(const char *s, size_t len)
 	return a == len || (s[a] && g_utf8_validate(s + a, len - a, NULL));
 }
 
+/* A blank lore_one_line() drops or makes one space of (not NUL) */
+static inline gboolean
+is_ascii_blank(guchar c)
+{
+	return (c && c <= ' ') || c == 0x7f;
+}
+
+/*
+ * Is [s, s+n) printable ASCII words with one space between them, and
+ * nothing else (no tab, line break, control, NUL or 8-bit byte)? Eight
+ * bytes at a time: nearly every header value is that once trimmed.
+ */
+static gboolean
+single_spaced(const char *s, size_t n)
+{
+	const guint64 ones = 0x0101010101010101ull, high = ones * 0x80,
+		      low7 = ones * 0x7f, spaces = ones * ' ';
+	guint64 carry = 0; /* 0x80 when the byte before was a space */
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		guint64 w, x, sp;
+
+		memcpy(&w, s + i, 8);
+		/* a byte below ' ', or 0x7f and above */
+		if (((w - spaces) & ~w & high) || (((w + ones) | w) & high))
+			return FALSE;
+		x = w ^ spaces;
+		sp = ~(((x & low7) + low7) | x | low7); /* 0x80 per space */
+		if ((sp & (sp >> 8)) || (carry & sp))
+			return FALSE;
+		carry = sp >> 56;
+	}
+	for (; i < n; i++) {
+		guchar c = s[i];
+
+		if (c < ' ' || c >= 0x7f || (c == ' ' && carry))
+			return FALSE;
+		carry = c == ' ';
+	}
+	return TRUE;
+}
+
 /*
  * lore_one_line() of plain ASCII without a NUL, in one pass into @out
  * (@len + 1 bytes); FALSE at the first other byte, when @out holds nothing
@@ -132,10 +187,19 @@ lore_utf8_valid(const char *s, size_t len)
 static gboolean
 one_line_ascii(const char *s, size_t len, char *out)
 {
+	size_t a = 0, b = len, i;
 	char *o = out;
 	gboolean sp = FALSE;
-	size_t i;
 
+	while (a < b && is_ascii_blank(s[a]))
+		a++;
+	while (b > a && is_ascii_blank(s[b - 1]))
+		b--;
+	if (single_spaced(s + a, b - a)) {
+		memcpy(out, s + a, b - a);
+		out[b - a] = '\0';
+		return TRUE;
+	}
 	for (i = 0; i < len;) {
 		guchar c = s[i];
 

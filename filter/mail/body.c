@@ -33,18 +33,6 @@ diffstat_line(const char *l, size_t n)
 	return FALSE;
 }
 
-gboolean
-body_has_diffstat(const char *text)
-{
-	size_t pos = 0, len = strlen(text), ll;
-	const char *line;
-
-	while (lore_next_line(text, len, &pos, &line, &ll))
-		if (diffstat_line(line, ll))
-			return TRUE;
-	return FALSE;
-}
-
 /* "diff --git \w/\S+ \w/\S+" */
 static gboolean
 diff_git_line(const char *l, size_t n)
@@ -74,24 +62,58 @@ diff_git_line(const char *l, size_t n)
 	return TRUE;
 }
 
-gboolean
-body_has_diff(const char *text)
+/*
+ * One pass over the lines of @text for what is asked (@diff, @diffstat
+ * not NULL), until each is answered: a patch's text is long, and series
+ * detection asks both of every message.
+ */
+void
+body_scan(const char *text, gboolean *diff, gboolean *diffstat)
 {
 	size_t pos = 0, len = strlen(text), ll;
 	const char *line;
-	gboolean prev_minus = FALSE;
+	gboolean prev_minus = FALSE, want_diff = diff != NULL,
+		 want_stat = diffstat != NULL;
 
-	while (lore_next_line(text, len, &pos, &line, &ll)) {
-		/* both prefixes below start with a 'g' or a 'd' */
-		char c = ll ? g_ascii_tolower(line[0]) : '\0';
+	if (diff)
+		*diff = FALSE;
+	if (diffstat)
+		*diffstat = FALSE;
+	while ((want_diff || want_stat) &&
+	       lore_next_line(text, len, &pos, &line, &ll)) {
+		/* both diff prefixes start with a 'g' or a 'd', either case */
+		char c = ll ? line[0] | 0x20 : '\0';
 
-		if (prev_minus && ll >= 3 && !memcmp(line, "+++", 3))
-			return TRUE;
-		if ((c == 'g' &&
-		     lore_has_prefix_ci(line, ll, "GIT binary patch")) ||
-		    (c == 'd' && diff_git_line(line, ll)))
-			return TRUE;
+		if (want_diff &&
+		    ((prev_minus && ll >= 3 && !memcmp(line, "+++", 3)) ||
+		     (c == 'g' &&
+		      lore_has_prefix_ci(line, ll, "GIT binary patch")) ||
+		     (c == 'd' && diff_git_line(line, ll)))) {
+			*diff = TRUE;
+			want_diff = FALSE;
+		}
 		prev_minus = ll >= 3 && !memcmp(line, "---", 3);
+		if (want_stat && diffstat_line(line, ll)) {
+			*diffstat = TRUE;
+			want_stat = FALSE;
+		}
 	}
-	return FALSE;
+}
+
+gboolean
+body_has_diff(const char *text)
+{
+	gboolean d;
+
+	body_scan(text, &d, NULL);
+	return d;
+}
+
+gboolean
+body_has_diffstat(const char *text)
+{
+	gboolean d;
+
+	body_scan(text, NULL, &d);
+	return d;
 }

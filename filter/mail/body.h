@@ -14,5 +14,7 @@
 gboolean body_has_diff(const char *text);
 /* b4's DIFFSTAT_RE: "N file(s) changed, N insertion(s)/deletion(s)" */
 gboolean body_has_diffstat(const char *text);
+/* Both in one pass: each of @diff and @diffstat that is not NULL is set */
+void body_scan(const char *text, gboolean *diff, gboolean *diffstat);
 
 #endif

@@ -45,14 +45,16 @@ unfold(const char *p, size_t n)
 
 /*
  * Call @fn for each header field of @raw with its name and raw (folded)
- * value; stops when @fn returns FALSE. Returns the body offset.
+ * value; stops when @fn returns FALSE. Returns the body offset. A line
+ * that is neither a field nor the continuation of one is skipped, and
+ * *@odd (when given) set: GMime reads such a header otherwise.
  */
 typedef gboolean (*header_fn)(const char *name, size_t nlen, const char *val,
 			      size_t vlen, void *data);
 
 static size_t
 scan_headers(const char *raw, size_t len, header_fn fn, void *data,
-	     guint *nfields)
+	     guint *nfields, gboolean *odd)
 {
 	size_t pos = 0, field_start = 0, colon = 0;
 	const char *line;
@@ -63,8 +65,12 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 	while (lore_next_line(raw, len, &pos, &line, &ll)) {
 		size_t cl = chomp_len(line, ll);
 
-		if (cl && (line[0] == ' ' || line[0] == '\t'))
-			continue; /* continuation of the current field */
+		if (cl && (line[0] == ' ' || line[0] == '\t')) {
+			/* continuation of the current field, if any */
+			if (!in_field && odd)
+				*odd = TRUE;
+			continue;
+		}
 		if (in_field && go) {
 			size_t vend = line - raw;
 			const char *v = raw + colon + 1;
@@ -80,19 +86,20 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 			return pos;
 		}
 		{
-			const char *c = memchr(line, ':', cl);
-			size_t k;
+			size_t k = 0;
 
-			if (!c)
-				continue; /* not a field: tolerate and skip */
-			for (k = 0; line + k < c; k++)
-				if (line[k] <= ' ' || line[k] > '~')
-					break;
-			if (line + k != c || k == 0)
+			/* a field name: printable ASCII up to its colon */
+			while (k < cl && line[k] > ' ' && line[k] <= '~' &&
+			       line[k] != ':')
+				k++;
+			if (k == 0 || k == cl || line[k] != ':') {
+				if (odd) /* not a field: tolerate and skip */
+					*odd = TRUE;
 				continue;
+			}
 			in_field = TRUE;
 			field_start = line - raw;
-			colon = c - raw;
+			colon = field_start + k;
 		}
 	}
 	if (in_field && go) {
@@ -129,7 +136,7 @@ message_header(const struct message *msg, const char *name)
 {
 	struct want w = {name, NULL};
 
-	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL);
+	scan_headers(msg->raw, msg->body_off, find_one, &w, NULL, NULL);
 	return w.value;
 }
 
@@ -161,14 +168,21 @@ message_header_count(const struct message *msg, const char *name)
 {
 	struct count c = {name, 0};
 
-	scan_headers(msg->raw, msg->body_off, count_one, &c, NULL);
+	scan_headers(msg->raw, msg->body_off, count_one, &c, NULL, NULL);
 	return c.n;
 }
 
+/* A field's raw value in the message's bytes */
+struct span {
+	const char *p;
+	size_t n;
+};
+
 struct collect {
 	struct message *msg;
-	char *from, *irt, *refs, *mid;
-	guint once_seen; /* bit i: message_once_fields[i] was seen */
+	char *from;
+	struct span irt, refs, mid; /* read by msgid.h where they lie */
+	guint once_seen;	    /* bit i: message_once_fields[i] was seen */
 };
 
 /* Note a field of message_once_fields (index @i) seen a second time. */
@@ -209,21 +223,21 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	struct collect *c = data;
 	struct message *m = c->msg;
 	char **slot = NULL;
-	gboolean ids = FALSE;
+	struct span *ids = NULL;
 	int once = -1; /* its index in message_once_fields */
 
 	switch (g_ascii_tolower(name[0])) {
 	case 'm':
 		if (IS("message-id"))
-			slot = &c->mid, ids = TRUE, once = 4;
+			ids = &c->mid, once = 4;
 		break;
 	case 'i':
 		if (IS("in-reply-to"))
-			slot = &c->irt, ids = TRUE, once = 7;
+			ids = &c->irt, once = 7;
 		break;
 	case 'r':
 		if (IS("references"))
-			slot = &c->refs, ids = TRUE, once = 8;
+			ids = &c->refs, once = 8;
 		break;
 	case 's':
 		if (IS("subject"))
@@ -261,7 +275,12 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	if (once >= 0)
 		seen_once_field(c, once);
 	/* the first of a field is the one read, as git mailinfo and
-	 * patchwork read it */
+	 * patchwork read it; msgid.h reads ids between <> and strips white
+	 * space around them itself, so folding needs no undoing for these */
+	if (ids && !ids->p) {
+		ids->p = val;
+		ids->n = vlen;
+	}
 	if (!slot || *slot)
 		return TRUE;
 	/* what reaches the output or the terminal is cleaned at once; ids
@@ -269,10 +288,6 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
 	    slot == &m->to_hdr || slot == &m->cc_hdr)
 		*slot = lore_one_line(val, vlen);
-	else if (ids)
-		/* msgid.h reads ids between <> and strips white space around
-		 * them itself, so folding needs no undoing for these */
-		*slot = g_strndup(val, vlen);
 	else
 		*slot = unfold(val, vlen);
 	return TRUE;
@@ -402,21 +417,20 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->raw[len - skip] = '\0';
 	m->len = len - skip;
 	c.msg = m;
-	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields);
+	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields,
+				   &m->hdr_odd);
 	if (nfields == 0 || memchr(m->raw, '\0', m->body_off)) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    nfields ? "NUL byte in the message header"
 				    : "not a mail message (no header fields)");
 		g_free(c.from);
-		g_free(c.irt);
-		g_free(c.refs);
-		g_free(c.mid);
 		message_free(m);
 		return NULL;
 	}
-	m->msgid = msgid_from_header(c.mid);
-	m->in_reply_to = msgid_from_header(c.irt);
-	m->refs = msgid_list(c.refs);
+	m->msgid = c.mid.p ? msgid_from_header_len(c.mid.p, c.mid.n) : NULL;
+	m->in_reply_to =
+	    c.irt.p ? msgid_from_header_len(c.irt.p, c.irt.n) : NULL;
+	m->refs = msgid_list_len(c.refs.p, c.refs.n);
 	if (m->subject && plain_ascii(m->subject)) {
 		/* nothing to decode, and it is one clean line already */
 	} else if (m->subject) {
@@ -432,9 +446,6 @@ message_parse(const char *buf, size_t len, GError **err)
 	decode_dates(m);
 	/* kept for git's own author rules (mailinfo.h) */
 	m->from_hdr = c.from;
-	g_free(c.irt);
-	g_free(c.refs);
-	g_free(c.mid);
 	return m;
 }
 

@@ -35,6 +35,9 @@ struct message {
 	gboolean dev_signed;  /* an X-Developer-Signature (patatt) is there */
 	gboolean once_twice;  /* a field of message_once_fields is there more
 			       * than once: an attack signal (attest.c) */
+	gboolean hdr_odd;     /* a header line is neither a field nor its
+			       * continuation (skipped here; GMime may end
+			       * the header there or refuse the message) */
 	char *body;	  /* decoded UTF-8 text with LF ends (message_body) */
 	char *patch_text; /* the same with the patch's bytes as sent, when
 			   * they are not UTF-8 (message_am_body); or NULL */

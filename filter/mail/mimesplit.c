@@ -10,32 +10,17 @@
 
 #include <string.h>
 
-/* An RFC 2045 token character (not '*', which starts RFC 2231 syntax) */
-static gboolean
+/* The RFC 2045 token characters (not '*', which starts RFC 2231 syntax):
+ * printable ASCII less the tspecials */
+static const guint8 token_char[256] = {
+    ['!'] = 1,	       ['#' ... '\''] = 1, ['+'] = 1,	      ['-' ... '.'] = 1,
+    ['0' ... '9'] = 1, ['A' ... 'Z'] = 1,  ['^' ... '~'] = 1,
+};
+
+static inline gboolean
 is_token(char c)
 {
-	if (c <= ' ' || c >= 0x7f)
-		return FALSE;
-	switch (c) {
-	case '(':
-	case ')':
-	case '<':
-	case '>':
-	case '@':
-	case ',':
-	case ';':
-	case ':':
-	case '\\':
-	case '"':
-	case '/':
-	case '[':
-	case ']':
-	case '?':
-	case '=':
-	case '*':
-		return FALSE;
-	}
-	return TRUE;
+	return token_char[(guchar)c];
 }
 
 /* Skip a token at @p; NULL when there is none. */
@@ -66,7 +51,19 @@ mime_find_ci(const char *s, const char *w)
 gboolean
 mime_word_is(const char *p, size_t n, const char *name)
 {
-	return strlen(name) == n && !g_ascii_strncasecmp(p, name, n);
+	size_t i;
+
+	/* @name is lower case; a loop, not a call: every part's type and
+	 * parameters are asked a few times */
+	for (i = 0; i < n; i++) {
+		char c = p[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		if (!name[i] || c != name[i])
+			return FALSE;
+	}
+	return !name[n];
 }
 
 void
@@ -188,6 +185,9 @@ part_headers(const char *p, const char *end, struct mime_leaf *leaf)
 			return NULL; /* no blank line before the boundary */
 		if (ll == 0)
 			break;
+		/* GMime reads a header line as a C string, cut at a NUL */
+		if (memchr(p, '\0', ll))
+			return NULL;
 		c = skip_token(p);
 		/* a field name then ':' (a token here has no ':'), and no
 		 * folded line, which GMime would unfold */
@@ -231,6 +231,24 @@ boundary_like(const char *l, size_t ll, const char *b, size_t bl)
 	       !memcmp(l + 2, b, bl);
 }
 
+/*
+ * Is @b a boundary of RFC 2046's characters without its space, at most 70
+ * of them? Unfolding the header collapses white space that GMime keeps,
+ * and GMime undoes quoting: a boundary of these reads the same to both.
+ */
+static gboolean
+plain_boundary(const char *b, size_t bl)
+{
+	size_t i;
+
+	if (!bl || bl > 70)
+		return FALSE;
+	for (i = 0; i < bl; i++)
+		if (!g_ascii_isalnum(b[i]) && !strchr("'()+_,-./:=?", b[i]))
+			return FALSE;
+	return TRUE;
+}
+
 GArray *
 mime_split_simple(const char *body, size_t n, const char *boundary)
 {
@@ -240,7 +258,7 @@ mime_split_simple(const char *body, size_t n, const char *boundary)
 	gboolean closed = FALSE;
 
 	g_array_set_clear_func(leaves, leaf_clear);
-	if (!bl)
+	if (!plain_boundary(boundary, bl))
 		goto odd;
 	while (lore_next_line(body, n, &pos, &l, &ll)) {
 		struct mime_leaf leaf = {0};

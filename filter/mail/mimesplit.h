@@ -35,7 +35,7 @@ void mime_ctype_clear(struct mime_ctype *ct);
  * locale's case rules); NULL when there is none. @w is not empty. */
 const char *mime_find_ci(const char *s, const char *w);
 
-/* Is [p, p+n) @name, ignoring case? */
+/* Is [p, p+n) @name (in lower case), ignoring case? */
 gboolean mime_word_is(const char *p, size_t n, const char *name);
 
 /* One leaf of a multipart split by hand. */
@@ -49,11 +49,13 @@ struct mime_leaf {
 /*
  * Split the multipart body [@body, @body+@n) (LF line ends) at the lines
  * "--@boundary" into its parts, as GMime's parser would give them, when
- * it is plain: every line that starts with "--@boundary" is exactly that
+ * it is plain: @boundary is 1 to 70 of RFC 2046's characters without its
+ * space, every line that starts with "--@boundary" is exactly that
  * or the closing "--@boundary--", which comes once and last; each part
- * has header lines "Name: value" without folding, one Content-Type (not
- * multipart or message/), at most one Content-Transfer-Encoding of 7bit,
- * 8bit, binary, base64 or quoted-printable, and a blank line after them.
+ * has header lines "Name: value" without folding or NUL, one Content-Type
+ * (not multipart or message/), at most one Content-Transfer-Encoding of
+ * 7bit, 8bit, binary, base64 or quoted-printable, and a blank line after
+ * them.
  * Returns the leaves (struct mime_leaf, freed with the array), or NULL
  * when anything is not plain.
  */

@@ -369,10 +369,7 @@ simple_ctype(const char *v, gboolean *text, char **charset)
 }
 
 gboolean msgbody_gmime_only;
-/* Off until the hand split reads every input as GMime does: libFuzzer
- * found a multipart it reads otherwise (fuzz/regress/message/
- * hand-split-differs), so GMime's parser reads every multipart. */
-gboolean msgbody_by_hand = FALSE;
+gboolean msgbody_by_hand = TRUE;
 
 /* One leaf of a multipart split by hand, decoded, taken as take_part()
  * takes GMime's. */
@@ -414,8 +411,10 @@ body_by_hand(const struct message *msg, struct assembly *a)
 	GArray *leaves = NULL;
 	guint i;
 
-	if (!msgbody_by_hand || msgbody_gmime_only || !msg->ctype_hdr ||
-	    !mime_ctype_simple(msg->ctype_hdr, &ct))
+	/* a header line that is no field ends GMime's reading of the header
+	 * (or of the message): what it reads then is its own to say */
+	if (!msgbody_by_hand || msgbody_gmime_only || msg->hdr_odd ||
+	    !msg->ctype_hdr || !mime_ctype_simple(msg->ctype_hdr, &ct))
 		return FALSE;
 	if (mime_word_is(ct.type, ct.tlen, "multipart") && ct.boundary &&
 	    (!e || !g_ascii_strcasecmp(e, "7bit") ||

@@ -17,7 +17,8 @@ GByteArray *msgbody_part_bytes(GMimePart *part);
 /* For tests: every multipart body through GMime's parser, none split by
  * hand (mimesplit.h), to hold the two to the same bytes. */
 extern gboolean msgbody_gmime_only;
-/* The hand split on (FALSE by default: it is not yet GMime's equal). */
+/* The hand split on (TRUE by default; FALSE sends every multipart to
+ * GMime, to compare the two). */
 extern gboolean msgbody_by_hand;
 
 #endif

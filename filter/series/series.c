@@ -123,8 +123,7 @@ classify(struct message *m, const char *target, series_sends_fn sends)
 	if (p->counter > p->expected)
 		p->expected = p->counter;
 	body = message_body(m);
-	p->has_diffstat = body_has_diffstat(body);
-	p->has_diff = body_has_diff(body);
+	body_scan(body, &p->has_diff, &p->has_diffstat);
 	/* a follow-up without "Re:" that carries trailers and no diff; never
 	 * an explicit "0/N" cover letter answering the previous revision.
 	 * Patches can be neither, so their (long) bodies are not searched. */

@@ -239,9 +239,10 @@ thread_merge(struct thread *dst, struct thread *src)
 	return kept;
 }
 
-/* union-find over interned ids */
+/* union-find: node i is the thread's message i, the ids its messages name
+ * that are none of theirs are interned after them */
 struct uf {
-	GHashTable *ix; /* id -> index+1 */
+	GHashTable *ix; /* id -> index+1, ids of no message */
 	GArray *parent;
 };
 
@@ -302,25 +303,46 @@ struct link_ctx {
 	struct uf *u;
 	guint self;
 	GHashTable *cut;
-	GHashTable *present; /* the thread's ids */
+	struct thread *t;
 	const char *sender;
 	GPtrArray *keys; /* owned keys made for sender-scoped ids */
 };
+
+/* The node of the message of the thread with the id @id, if any: its
+ * index in t->msgs. */
+static gboolean
+message_node(struct thread *t, const char *id, guint *node)
+{
+	struct message *m = g_hash_table_lookup(t->by_id, id);
+
+	if (!m)
+		return FALSE;
+	if (m->seq < t->msgs->len && t->msgs->pdata[m->seq] == m)
+		*node = m->seq;
+	else if (!g_ptr_array_find(t->msgs, m, node))
+		return FALSE;
+	return TRUE;
+}
 
 static void
 link_ref(const char *id, void *d)
 {
 	struct link_ctx *c = d;
+	guint node;
 
 	if (c->cut && g_hash_table_contains(c->cut, id))
 		return;
+	if (message_node(c->t, id, &node)) {
+		uf_union(c->u, c->self, node);
+		return;
+	}
 	/*
 	 * An id without '@' is no msg-id (RFC 5322 3.6.4): git send-email
 	 * users answering "yes" to its In-Reply-To prompt give unrelated
 	 * series the same parent "<yes>". Such an id joins only the messages
 	 * of one sender.
 	 */
-	if (!strchr(id, '@') && !g_hash_table_contains(c->present, id)) {
+	if (!strchr(id, '@')) {
 		char *k = g_strconcat(id, "\n", c->sender, NULL);
 
 		g_ptr_array_add(c->keys, k);
@@ -337,36 +359,34 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	GHashTable *cut = NULL;
 	GPtrArray *keep, *keys;
 	gboolean *in;
-	guint i, root, dropped, *self;
+	guint i, root, dropped, n = t->msgs->len;
 
 	if (!target)
 		return 0;
 	keys = g_ptr_array_new_with_free_func(g_free);
 	u.ix = g_hash_table_new(g_str_hash, g_str_equal);
-	u.parent =
-	    g_array_sized_new(FALSE, FALSE, sizeof(guint), t->msgs->len * 2);
+	u.parent = g_array_sized_new(FALSE, FALSE, sizeof(guint), n * 2);
+	for (i = 0; i < n; i++)
+		g_array_append_val(u.parent, i);
 	if (no_parent) {
 		cut = g_hash_table_new(g_str_hash, g_str_equal);
 		each_ref(target, add_to_set, cut);
 	}
-	/* each message's own id, looked up once */
-	self = g_new(guint, t->msgs->len + 1);
-	for (i = 0; i < t->msgs->len; i++) {
+	for (i = 0; i < n; i++) {
 		struct message *m = t->msgs->pdata[i];
-		struct link_ctx c = {&u,       uf_id(&u, m->msgid), cut,
-				     t->by_id, m->from_email,	    keys};
+		struct link_ctx c = {&u, i, cut, t, m->from_email, keys};
 
-		self[i] = c.self;
 		if (m == target && no_parent)
 			continue;
 		each_ref(m, link_ref, &c);
 	}
-	root = uf_find(&u, uf_id(&u, target->msgid));
+	if (!message_node(t, target->msgid, &root))
+		root = uf_id(&u, target->msgid); /* as its replies name it */
+	root = uf_find(&u, root);
 	/* decide first: the union-find's keys are the messages' own ids */
-	in = g_new(gboolean, t->msgs->len + 1);
-	for (i = 0; i < t->msgs->len; i++)
-		in[i] = uf_find(&u, self[i]) == root;
-	g_free(self);
+	in = g_new(gboolean, n + 1);
+	for (i = 0; i < n; i++)
+		in[i] = uf_find(&u, i) == root;
 	g_hash_table_destroy(u.ix);
 	u.ix = NULL;
 	g_ptr_array_free(keys, TRUE);

@@ -30,6 +30,21 @@ static const struct {
     {"c1\xc2\x85next", "c1 next"},
     {"latin1 caf\xe9", "latin1 caf\xc3\xa9"},
     {"", ""},
+    /* single spaces are copied eight bytes at a time: every place of a
+     * second blank, a control or a NUL against the eight-byte words */
+    {" [PATCH v2 01/10] mtd: ballast-core: use named\n",
+     "[PATCH v2 01/10] mtd: ballast-core: use named"},
+    {"1234567  9", "1234567 9"},
+    {"12345678  ", "12345678"},
+    {"1234567 \t9abcdef", "1234567 9abcdef"},
+    {"12345678 abcdefg  x", "12345678 abcdefg x"},
+    {"12345678abcdefg  x", "12345678abcdefg x"},
+    {"abcdefghijklmno\x7fp", "abcdefghijklmno p"},
+    {"abcdefgh\x01ijklmnop", "abcdefgh ijklmnop"},
+    {"\x7f a b \x7f", "a b"},
+    {"Dana Patchwell <dana.patchwell@example.org>",
+     "Dana Patchwell <dana.patchwell@example.org>"},
+    {"tilde~ and 0x7e~~~~~~~~~~~~~", "tilde~ and 0x7e~~~~~~~~~~~~~"},
 };
 
 static const struct {
