@@ -27,8 +27,13 @@ sql() { sqlite3 "$QFILE" "$1"; }
 		-m "Signed-off-by: Test Maintainer <maintainer@example.org>" ||
 		exit 1
  done &&
- git format-patch -q --thread=shallow --cover-letter --base=base \
+ # git names a cover letter <cover.SECONDS.git.COMMITTER-EMAIL>: made in
+ # v3's second, the gadget's would be v3's; another committer keeps it apart
+ GIT_COMMITTER_EMAIL=gadget@example.org \
+	git format-patch -q --thread=shallow --cover-letter --base=base \
 	-o "$TRASH/g" base..gadget) || { echo "Bail out! no gadget"; exit 1; }
+[ "$(msgid_of "$TRASH"/g/0000-cover-letter.patch)" != "$V3C" ] ||
+	{ echo "Bail out! the gadget's cover has v3's Message-ID"; exit 1; }
 cover_letter "gadget: two parts" "The gadget." "$TRASH"/g/0000-cover-letter.patch
 GC=$(msgid_of "$TRASH"/g/0000-cover-letter.patch)
 
