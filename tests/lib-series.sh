@@ -154,3 +154,20 @@ b4_ty() {
 	(cd "$1" && b4 ty --auto --dry-run -o "$2" >"$2.out" 2>&1)
 	ls "$2"/*.thanks 2>/dev/null | head -1
 }
+
+# diff_setup: the range-diff tests' start: two revisions in $TRASH/repo,
+# their thread in $TRASH/thread.mbox, each revision's am-ready mbox in
+# $TRASH/v1.mbx and $TRASH/v2.mbx, a clone in $TRASH/u; sets id (v2's
+# 1/N) and defines canon FILE (colours and hashes taken out) and la ARGS
+# (lore-am in the clone). Non-zero when a step fails.
+diff_setup() {
+	two_revisions "$TRASH/repo" >/dev/null 2>&1 || return 1
+	revisions_mbox "$TRASH/thread.mbox"
+	id=$(msgid_of "$TRASH/p2/v2-0001-c-add-c.patch")
+	user_clone "$TRASH/u" || return 1
+	"$LORE_AM" -q -m "$TRASH/thread.mbox" -v 1 "$id" >"$TRASH/v1.mbx" &&
+	"$LORE_AM" -q -m "$TRASH/thread.mbox" -v 2 "$id" >"$TRASH/v2.mbx" ||
+		return 1
+	canon() { sed -E 's/\x1b\[[0-9;]*m//g; s/[0-9a-f]{7,}/H/g' "$1"; }
+	la() { (cd "$TRASH/u" && "$LORE_AM" "$@"); }
+}

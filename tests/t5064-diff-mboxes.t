@@ -7,15 +7,7 @@
 . "$TEST_DIR/lib-series.sh"
 plan 21
 
-R=$TRASH/repo
-two_revisions "$R" >/dev/null 2>&1 || exit 1
-revisions_mbox "$TRASH/thread.mbox"
-id=$(msgid_of "$TRASH/p2/v2-0001-c-add-c.patch")
-user_clone "$TRASH/u" || exit 1
-"$LORE_AM" -q -m "$TRASH/thread.mbox" -v 1 "$id" >"$TRASH/v1.mbx" &&
-"$LORE_AM" -q -m "$TRASH/thread.mbox" -v 2 "$id" >"$TRASH/v2.mbx" || exit 1
-canon() { sed -E 's/\x1b\[[0-9;]*m//g; s/[0-9a-f]{7,}/H/g' "$1"; }
-la() { (cd "$TRASH/u" && "$LORE_AM" "$@"); }
+diff_setup || exit 1
 
 la diff -v 1 2 -m "$TRASH/thread.mbox" "$id" >"$TRASH/thread.out" 2>/dev/null
 la diff -m "$TRASH/v1.mbx" "$TRASH/v2.mbx" >"$TRASH/m.out" 2>"$TRASH/m.err"
