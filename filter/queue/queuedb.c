@@ -300,7 +300,12 @@ open_db(struct queue *q, GError **err)
 	return queue_exec(q, "PRAGMA journal_mode = WAL", err) &&
 	       queue_exec(q, "PRAGMA synchronous = NORMAL", err) &&
 	       check_schema(q, err) &&
-	       queue_int(q, "SELECT count(*) FROM series", NULL, -1) >= 0;
+	       /* a first read of the table, so that a damaged file is found
+		* here; one row, not all of them (count(*) of the whole table
+		* grew with the queue, on every mail) */
+	       queue_int(q,
+			 "SELECT count(*) FROM (SELECT 1 FROM series LIMIT 1)",
+			 NULL, -1) >= 0;
 }
 
 struct queue *
