@@ -250,7 +250,7 @@ size-check:
 # the build's own lines go to stderr: stdout carries the mbox alone
 example:
 	@$(MAKE) -s lore-am >&2
-	@./lore-am -m examples/thread.mbox < examples/patch.eml
+	@./lore-am -c lore-am.queue=false -m examples/thread.mbox < examples/patch.eml
 
 bench: lore-am
 	bench/run-bench.sh $(BENCH_ARGS)

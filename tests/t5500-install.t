@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-nm.sh"
-plan 18
+plan 19
 
 dest=$TRASH/dest
 make -s -C "$SRC_DIR" install DESTDIR="$dest" PREFIX=/opt/la >"$TRASH/out" 2>&1
@@ -46,6 +46,8 @@ mkdir "$TRASH/copy" && cp -a "$SRC_DIR/Makefile" "$SRC_DIR/filter" \
 is "$?.$(head -c 5 "$TRASH/ex.mbx")" "0.From " "make example: stdout starts with the mbox"
 is "$(grep -c '^From ' "$TRASH/ex.mbx").$(grep -Ec '^(cc|ar|rm) ' "$TRASH/ex.mbx")" "5.0" \
 	"make example: the five patches and no compiler line on stdout"
+is "$(ls "$HOME/.local/share/lore-am" 2>/dev/null | grep -c queue)" 0 \
+	"make example: nothing recorded in the user's queue"
 
 hooks_series || { echo "Bail out! cannot generate the test thread"; exit 1; }
 to_maildir "$TRASH/one.mbox" "$TRASH/in"
