@@ -241,6 +241,22 @@ gitrun_tty(const char *dir, const char *const *argv, GError **err)
 }
 
 char *
+gitrun_reason(const GString *e)
+{
+	g_auto(GStrv) lines = g_strsplit(e->str, "\n", -1);
+	guint i;
+
+	for (i = 0; lines[i]; i++)
+		if (g_str_has_prefix(lines[i], "error: ") ||
+		    g_str_has_prefix(lines[i], "fatal: "))
+			return lore_term_safe(g_strchomp(lines[i]), -1);
+	for (i = 0; lines[i]; i++)
+		if (*g_strstrip(lines[i]))
+			return lore_term_safe(lines[i], -1);
+	return g_strdup("no reason given");
+}
+
+char *
 gitrun_first_line(const char *s)
 {
 	const char *nl = strchr(s, '\n');

@@ -86,4 +86,8 @@ void gitrun_release(void);
 /* The first line of @s without its trailing white space (g_free). */
 char *gitrun_first_line(const char *s);
 
+/* git's own words in its stderr @e: the first "error:"/"fatal:" line,
+ * else the first line that is not blank, terminal-safe (g_free). */
+char *gitrun_reason(const GString *e);
+
 #endif

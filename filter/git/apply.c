@@ -56,23 +56,6 @@ fail(GError **err, int code, const char *fmt, ...)
 	return code;
 }
 
-/* git's own words: the first "error:"/"fatal:" line, else the first */
-static char *
-git_reason(const GString *e)
-{
-	g_auto(GStrv) lines = g_strsplit(e->str, "\n", -1);
-	guint i;
-
-	for (i = 0; lines[i]; i++)
-		if (g_str_has_prefix(lines[i], "error: ") ||
-		    g_str_has_prefix(lines[i], "fatal: "))
-			return lore_term_safe(g_strchomp(lines[i]), -1);
-	for (i = 0; lines[i]; i++)
-		if (*g_strstrip(lines[i]))
-			return lore_term_safe(lines[i], -1);
-	return g_strdup("no reason given");
-}
-
 int
 apply_precheck(GError **err)
 {
@@ -153,7 +136,7 @@ git_line(const char *dir, const char *const *argv)
 static int
 am_failed(const GString *out, const GString *e, GError **err)
 {
-	g_autofree char *reason = git_reason(e->len ? e : out);
+	g_autofree char *reason = gitrun_reason(e->len ? e : out);
 	const char *at = strstr(out->str, "Patch failed at ");
 	g_autofree char *line = NULL, *which = NULL;
 
@@ -348,7 +331,7 @@ merge(struct apply_job *j, const char *tmpdir, GError **err)
 	/* a conflict or a refused message: the tree goes back as it was */
 	gitrun(NULL, abort_, NULL, 0, NULL, e, NULL);
 	if (st > 0) {
-		g_autofree char *why = git_reason(e->len ? e : out);
+		g_autofree char *why = gitrun_reason(e->len ? e : out);
 
 		rc = fail(
 		    err, LORE_ENOTFOUND,
@@ -449,7 +432,7 @@ prepare_sparse(const char *wt, const GPtrArray *paths, gboolean *sparse_ok,
 		return LORE_OK;
 	e = g_string_new(NULL);
 	if (gitrun(wt, full, NULL, 0, NULL, e, NULL) != 0) {
-		g_autofree char *why = git_reason(e);
+		g_autofree char *why = gitrun_reason(e);
 
 		rc = fail(err, LORE_ENOTFOUND,
 			  "cannot check out a temporary worktree: %s", why);

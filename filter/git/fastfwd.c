@@ -13,21 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* git's first "error:"/"fatal:" line, else its first line */
-static char *
-reason(const GString *e)
-{
-	g_auto(GStrv) l = g_strsplit(e->str, "\n", -1);
-	guint i;
-
-	for (i = 0; l[i]; i++)
-		if (g_str_has_prefix(l[i], "error: ") ||
-		    g_str_has_prefix(l[i], "fatal: "))
-			return lore_term_safe(g_strchomp(l[i]), -1);
-	return lore_term_safe(
-	    l[0] && *g_strchomp(l[0]) ? l[0] : "no reason given", -1);
-}
-
 /* the work tree and index from @from's tree to @to's */
 static int
 move_tree(const char *from, const char *to, GString *e)
@@ -56,7 +41,7 @@ move_refs(const char *onto, const char *tip, GString *e)
 static int
 refused(const GString *e, GError **err)
 {
-	g_autofree char *why = reason(e);
+	g_autofree char *why = gitrun_reason(e);
 
 	g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 		    "cannot move the current branch to the applied series: %s",
