@@ -37,18 +37,13 @@ struct attest {
 static const char *const policies[] = {"off", "check", "softfail", "hardfail"};
 
 int
-attest_new(struct config *cfg, gboolean off, gboolean offline,
-	   struct attest **out)
+attest_policy_read(struct config *cfg, enum attest_policy *out)
 {
 	const char *v =
 	    config_get(cfg, "attestation-policy", "attestation-policy");
-	const char *ns = g_getenv("LORE_AM_NAMESERVER");
-	struct attest *a = g_new0(struct attest, 1);
-	guint64 days;
 	guint i;
 
-	*out = NULL;
-	a->policy = ATTEST_SOFTFAIL;
+	*out = ATTEST_SOFTFAIL; /* b4's default */
 	for (i = 0; v && i < G_N_ELEMENTS(policies); i++)
 		if (!g_ascii_strcasecmp(v, policies[i]))
 			break;
@@ -58,11 +53,27 @@ attest_new(struct config *cfg, gboolean off, gboolean offline,
 		lore_err("attestation-policy '%s' is not off, check, softfail "
 			 "or hardfail",
 			 s);
-		g_free(a);
 		return LORE_EUSAGE;
 	}
 	if (v)
-		a->policy = i;
+		*out = i;
+	return LORE_OK;
+}
+
+int
+attest_new(struct config *cfg, gboolean off, gboolean offline,
+	   struct attest **out)
+{
+	const char *ns = g_getenv("LORE_AM_NAMESERVER");
+	struct attest *a = g_new0(struct attest, 1);
+	const char *v;
+	guint64 days;
+
+	*out = NULL;
+	if (attest_policy_read(cfg, &a->policy)) {
+		g_free(a);
+		return LORE_EUSAGE;
+	}
 	v = config_get(cfg, "attestation-staleness-days",
 		       "attestation-staleness-days");
 	a->max_days = 30; /* b4's default */

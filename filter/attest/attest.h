@@ -30,6 +30,10 @@ enum attest_policy {
 
 struct attest;
 
+/* lore-am.attestation-policy (b4.attestation-policy), softfail when
+ * unset; a word that is none of the four: one line, LORE_EUSAGE. */
+int attest_policy_read(struct config *cfg, enum attest_policy *out);
+
 /*
  * Read the policy and the nameservers (LORE_AM_NAMESERVER, else
  * lore-am.nameserver, else the list lore-am.attestation-dns-resolvers or

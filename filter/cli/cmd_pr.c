@@ -7,10 +7,12 @@
  * into the queue, where lore-am ty marks it thanked).
  */
 #include "cli/cmd.h"
+#include "attest/attest.h"
 #include "cli/runopts.h"
 #include "core/config.h"
 #include "core/util.h"
 #include "git/pull.h"
+#include "git/pullsig.h"
 #include "git/track.h"
 #include "mail/pullreq.h"
 #include "queue/queue.h"
@@ -108,6 +110,74 @@ report(struct message *m, const struct pullreq *pr, const struct pull *p)
 	say_lines(p->diffstat);
 	lore_info("---");
 	compare(pr, p);
+}
+
+/* What the signature check found, in one line (g_free); NULL when good. */
+static char *
+sig_problem(const struct pullsig *s)
+{
+	const char *what = s->tag ? "tag" : "commit";
+
+	switch (s->state) {
+	case PULLSIG_GOOD:
+		return NULL;
+	case PULLSIG_UNSIGNED:
+		return g_strdup_printf("the fetched %s is not signed", what);
+	case PULLSIG_BAD:
+		return g_strdup_printf("the fetched %s's signature does not "
+				       "hold (%s, key %s)",
+				       what, s->why ? s->why : "badsig",
+				       s->keyid ? s->keyid : "unknown");
+	case PULLSIG_NOKEY:
+		return g_strdup_printf("the fetched %s is signed by key %s, "
+				       "which your GnuPG keyring does not "
+				       "have (gpg --recv-keys %s, then git "
+				       "verify-%s FETCH_HEAD)",
+				       what, s->keyid ? s->keyid : "(unnamed)",
+				       s->keyid ? s->keyid : "KEY", what);
+	default:
+		return g_strdup_printf("the fetched %s's signature could not "
+				       "be checked: %s",
+				       what, s->why ? s->why : "no reason");
+	}
+}
+
+/*
+ * The signature on what was fetched, as b4 pr checks it, weighed by
+ * lore-am.attestation-policy: `check` says it, `softfail` says a failure
+ * even with -q, `hardfail` stops there (LORE_EPULL: nothing tracked,
+ * nothing exploded; FETCH_HEAD holds what was fetched, as with b4).
+ */
+static int
+pr_signature(struct config *cfg)
+{
+	enum attest_policy pol;
+	struct pullsig s;
+	g_autofree char *bad = NULL;
+	int rc = attest_policy_read(cfg, &pol);
+
+	if (rc || pol == ATTEST_OFF)
+		return rc;
+	pullsig_check("FETCH_HEAD", &s);
+	bad = sig_problem(&s);
+	if (!bad)
+		lore_info("  ✓ Signed: %s (the fetched %s, key %s)",
+			  s.signer ? s.signer : "(no user id)",
+			  s.tag ? "tag" : "commit", s.keyid ? s.keyid : "ssh");
+	else if (pol == ATTEST_CHECK)
+		lore_info("  ✗ %s", bad);
+	else if (pol == ATTEST_SOFTFAIL)
+		lore_err("%s (attestation-policy softfail: fetched all the "
+			 "same)",
+			 bad);
+	else {
+		lore_err("%s: not tracked, nothing written (attestation-policy "
+			 "hardfail)",
+			 bad);
+		rc = LORE_EPULL;
+	}
+	pullsig_clear(&s);
+	return rc;
 }
 
 /*
@@ -213,6 +283,8 @@ pr_work(struct cli *c, struct config *cfg, struct message *piped,
 		goto out;
 	}
 	report(m, &pr, &p);
+	if ((rc = pr_signature(cfg)))
+		goto out;
 	if (c->explode)
 		rc = explode(c, cfg, m, t, &p);
 	else if (!p.merged && config_bool(config_get(cfg, "track", NULL)))
