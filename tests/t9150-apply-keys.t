@@ -1,13 +1,14 @@
 #!/bin/bash
 # The keys for what follows the mbox: lore-am-pipe's range-diff,
 # apply-head and apply-merge actions, neomutt's Esc D in the pager (the
-# range-diff shown on its screen) and notmuch-emacs' lore-am-range-diff,
-# all on a real two-revision thread and real repositories.
+# range-diff shown on its screen) and Esc H (b4 shazam -H), aerc's Alt-d
+# and Alt-j (b4 shazam -M), and notmuch-emacs' lore-am-range-diff, all on
+# a real two-revision thread and real repositories.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 . "$(dirname "$0")/lib-keys.sh"
-plan 13
+plan 17
 
 R=$TRASH/repo
 two_revisions "$R" || exit 1
@@ -42,7 +43,14 @@ if command -v neomutt >/dev/null && command -v tmux >/dev/null; then
 	ok $? "neomutt: Esc D in the pager shows the range-diff"
 	tmux_wait 'Press any key to continue' 5 >/dev/null
 	ok $? "neomutt: and waits for a key before the pager comes back"
+	keys_neomutt M-H 'left as FETCH_HEAD' '~s "v2 1/2"'
+	ok $? "neomutt: Esc H says the series is left as FETCH_HEAD"
+	is "$(git -C "$TRASH/u" rev-parse 'FETCH_HEAD^{tree}'):$(git -C "$TRASH/u" rev-parse HEAD)" \
+		"$(git -C "$R" rev-parse 'v2^{tree}'):$(git -C "$R" rev-parse main)" \
+		"neomutt: ... the series in FETCH_HEAD, the branch not moved"
 else
+	skip "neomutt or tmux not installed"
+	skip "neomutt or tmux not installed"
 	skip "neomutt or tmux not installed"
 	skip "neomutt or tmux not installed"
 fi
@@ -51,7 +59,13 @@ fi
 if command -v aerc >/dev/null && command -v tmux >/dev/null; then
 	keys_aerc M-d '! 1: +[0-9a-f]+ c: add c' 'PATCH'
 	ok $? "aerc: Alt-d shows the range-diff in its terminal tab"
+	keys_aerc M-j 'merged them into the current branch' 'PATCH'
+	ok $? "aerc: Alt-j applies the series and merges it"
+	is "$(git -C "$TRASH/u" log -1 --format=%s)" 'Merge patch series "Add a and c"' \
+		"aerc: ... the current branch has the merge"
 else
+	skip "aerc or tmux not installed"
+	skip "aerc or tmux not installed"
 	skip "aerc or tmux not installed"
 fi
 
