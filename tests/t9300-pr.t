@@ -9,7 +9,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 [ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
-plan 31
+plan 36
 
 cd "$TRASH" || exit 1
 series_repo repo 3 || exit 1
@@ -52,6 +52,29 @@ check "... and the diffstat, which matches the mail's" eval \
 	'grep -q "3 files changed, 3 insertions" good.err &&
 	 grep -q "^The mail.s diffstat matches" good.err'
 is "$(wc -c <good.out)" 0 "... nothing on stdout"
+
+# -b BRANCH (b4 pr -b): the pull checked out as a new branch
+user_clone maint8 || exit 1
+git -C maint8 config lore-am.attestation-policy check
+(cd maint8 && lore_in br ../pr.eml pr -b pulled -m ../pr.mbox)
+is "$(cat br.rc):$(git -C maint8 symbolic-ref --short HEAD):$(git -C maint8 rev-parse HEAD)" \
+	"0:pulled:$TIP" "-b BRANCH: the new branch at the tip, checked out"
+(cd maint8 && lore_in br2 ../pr.eml pr -q -b pulled -m ../pr.mbox)
+fails br2 2 "cannot check the pull out as branch 'pulled': fatal: a branch named 'pulled' already exists" \
+	"... a branch of that name already: exit 2, one line"
+(cd maint8 && lore_in br3 ../pr.eml pr -q -b a -b b -m ../pr.mbox)
+fails br3 2 "pr takes one -b BRANCH" "... two -b: refused"
+(cd maint8 && lore_in br4 ../pr.eml pr -q -b -x -m ../pr.mbox)
+fails br4 2 "pr -b: '-x' cannot be a branch name; nothing fetched" \
+	"... a name that git would take for an option: refused before the fetch"
+if command -v b4 >/dev/null; then
+	git clone -q --single-branch --no-tags -b main repo b4br || exit 1
+	(cd b4br && b4 pr -b pulled <../pr.eml >/dev/null 2>&1)
+	is "$(git -C b4br symbolic-ref --short HEAD):$(git -C b4br rev-parse HEAD)" \
+		"pulled:$TIP" "b4 pr -b makes the same branch"
+else
+	skip "b4 not installed"
+fi
 
 # a signed-off tag, as pull requests to Linus name them: request-pull
 # writes "tags/NAME", git fetch gets the tag, its commit is the tip

@@ -155,6 +155,9 @@ guess_branches(struct cli *c)
 {
 	guint i;
 
+	/* pr's -b is b4 pr's --branch, a branch to make (cmd_pr.c) */
+	if (c->pr)
+		return LORE_OK;
 	for (i = 0; c->guess_branch && c->guess_branch[i]; i++) {
 		const char *b = c->guess_branch[i];
 

@@ -40,6 +40,20 @@ pr_check(struct cli *c)
 			 o);
 		return LORE_EUSAGE;
 	}
+	/* -b is b4 pr's --branch here, one name */
+	if (c->guess_branch && (c->guess_branch[1] || c->explode)) {
+		lore_err("pr takes one -b BRANCH, and not with --explode (-b "
+			 "checks the pull out, -e writes its commits)");
+		return LORE_EUSAGE;
+	}
+	if (c->guess_branch &&
+	    (!*c->guess_branch[0] || *c->guess_branch[0] == '-')) {
+		g_autofree char *b = lore_term_safe(c->guess_branch[0], -1);
+
+		lore_err("pr -b: '%s' cannot be a branch name; nothing fetched",
+			 b);
+		return LORE_EUSAGE;
+	}
 	return LORE_OK;
 }
 
@@ -285,6 +299,15 @@ pr_work(struct cli *c, struct config *cfg, struct message *piped,
 	report(m, &pr, &p);
 	if ((rc = pr_signature(cfg)))
 		goto out;
+	if (c->guess_branch) {
+		if ((rc = pull_checkout(c->guess_branch[0], &err))) {
+			lore_err("%s", err->message);
+			g_error_free(err);
+			goto out;
+		}
+		lore_info("Checked out as the new branch %s",
+			  c->guess_branch[0]);
+	}
 	if (c->explode)
 		rc = explode(c, cfg, m, t, &p);
 	else if (!p.merged && config_bool(config_get(cfg, "track", NULL)))

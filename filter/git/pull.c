@@ -199,6 +199,29 @@ pull_fetch(const struct pullreq *pr, struct pull *p, GError **err)
 	return LORE_OK;
 }
 
+int
+pull_checkout(const char *branch, GError **err)
+{
+	const char *argv[] = {"checkout", "-q",		"-b",
+			      branch,	  "FETCH_HEAD", NULL};
+	GString *e = g_string_new(NULL);
+	int rc = *branch == '-' ? 1 : git(argv, NULL, e);
+
+	if (rc) {
+		g_autofree char *b = lore_term_safe(branch, -1);
+		g_autofree char *why = *branch == '-'
+					   ? g_strdup("a branch name cannot "
+						      "start with '-'")
+					   : last_words(e);
+
+		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+			    "cannot check the pull out as branch '%s': %s", b,
+			    why);
+	}
+	g_string_free(e, TRUE);
+	return rc ? LORE_EUSAGE : LORE_OK;
+}
+
 /* One patch of git format-patch's output, made a mail of the thread. */
 struct explode {
 	struct thread *t;

@@ -35,6 +35,13 @@ struct pull {
 void pull_clear(struct pull *p);
 
 /*
+ * `git checkout -b @branch FETCH_HEAD` (b4 pr -b): a new branch at the
+ * fetched tip, checked out. LORE_EUSAGE with @err saying git's reason
+ * (the branch exists, local changes in the way, a bad name).
+ */
+int pull_checkout(const char *branch, GError **err);
+
+/*
  * Fetch what @pr names into FETCH_HEAD of the repository lore-am runs in,
  * then fill @out. LORE_EPULL when the fetched tip is not the commit the
  * mail names; LORE_ENOTFOUND when git cannot fetch it; LORE_EUSAGE
