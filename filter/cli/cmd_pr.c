@@ -230,8 +230,7 @@ explode(struct cli *c, struct config *cfg, struct message *m, struct thread *t,
 	int rc = pull_explode(p, m, t, &x, &err);
 
 	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return rc;
 	}
 	s = series_analyse_for(x, m->msgid, trailer_reply_sends);
@@ -292,8 +291,7 @@ pr_work(struct cli *c, struct config *cfg, struct message *piped,
 	}
 	rc = pull_fetch(&pr, &p, &err);
 	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		goto out;
 	}
 	report(m, &pr, &p);
@@ -301,8 +299,7 @@ pr_work(struct cli *c, struct config *cfg, struct message *piped,
 		goto out;
 	if (c->guess_branch) {
 		if ((rc = pull_checkout(c->guess_branch[0], &err))) {
-			lore_err("%s", err->message);
-			g_error_free(err);
+			lore_err_take(err);
 			goto out;
 		}
 		lore_info("Checked out as the new branch %s",

@@ -134,10 +134,8 @@ branch_commits(struct ty_run *r)
 		return r->found;
 	r->found =
 	    ty_branch_load(r->branch, r->c->ty_since, r->setup->myemail, &e);
-	if (!r->found) {
-		lore_err("%s", e->message);
-		g_error_free(e);
-	}
+	if (!r->found)
+		lore_err_take(e);
 	return r->found;
 }
 
@@ -445,8 +443,7 @@ discard(struct ty_run *r, GPtrArray *all, GArray *picks)
 			lore_info("  Discarded: %s", what);
 			continue;
 		}
-		lore_err("%s", e->message);
-		g_error_free(e);
+		lore_err_take(e);
 		worst(r, LORE_EIO);
 	}
 }
@@ -498,8 +495,7 @@ setup(struct ty_run *r, gboolean need)
 			g_clear_error(&e);
 			return LORE_OK;
 		}
-		lore_err("%s", e->message);
-		g_error_free(e);
+		lore_err_take(e);
 		return LORE_EUSAGE;
 	}
 	return LORE_OK;
@@ -517,8 +513,7 @@ ty_work(struct ty_run *r)
 	int rc = LORE_OK;
 
 	if (!(all = tyfile_list(dir, &e))) {
-		lore_err("%s", e->message);
-		g_error_free(e);
+		lore_err_take(e);
 		return LORE_EUSAGE;
 	}
 	if (!all->len) {

@@ -154,8 +154,7 @@ write_file(const struct cli *c, const struct dep *dep, const GString *m)
 
 	if (writer_file(path, m, &err))
 		return path;
-	lore_err("%s", err->message);
-	g_error_free(err);
+	lore_err_take(err);
 	g_free(path);
 	return NULL;
 }

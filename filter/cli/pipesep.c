@@ -102,8 +102,7 @@ pipesep_read(struct cli *c, char **target)
 		return LORE_EUSAGE;
 	}
 	if (!(all = mbox_slurp("-", PIPESEP_MAX, &e))) {
-		lore_err("%s", e->message);
-		g_error_free(e);
+		lore_err_take(e);
 		return LORE_EUSAGE;
 	}
 	c->stdin_mails = split(all, sep);

@@ -85,8 +85,7 @@ read_mbox(const char *path, struct refetch *r, struct stat *st)
 		return LORE_EUSAGE;
 	}
 	if (!(b = mbox_slurp(path, REFETCH_MAX_BYTES, &err))) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EUSAGE;
 	}
 	d = g_bytes_get_data(b, &n);
@@ -124,8 +123,7 @@ fetch_all(struct gather *g, struct refetch *r, struct thread *all)
 			thread_merge(all, t);
 			thread_free(t);
 		} else if (rc != LORE_ENOTFOUND) {
-			lore_err("%s", err->message);
-			g_error_free(err);
+			lore_err_take(err);
 			return rc;
 		} else {
 			g_clear_error(&err);
@@ -183,8 +181,7 @@ replace(const char *path, const GString *out, const struct stat *was)
 
 	runopts_lock_timeout(&secs);
 	if ((rc = lock_open(&l, path, secs, &err))) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return rc;
 	}
 	if (fstat(l.fd, &now) < 0 || now.st_size != was->st_size ||
@@ -198,8 +195,7 @@ replace(const char *path, const GString *out, const struct stat *was)
 		return LORE_ETEMP;
 	}
 	if (!writer_file(path, out, &err)) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		rc = LORE_EIO;
 	} else if (g_chmod(path, was->st_mode & 07777) < 0) {
 		lore_err("warning: cannot give '%s' its mode back: %s", p,

@@ -144,14 +144,12 @@ runopts_lore(struct lore_opts *lo, const struct cli *c, struct config *cfg)
 	    (c->lore && !lore_opts_set_mask(lo, c->lore, &err)) ||
 	    (!c->lore && c->args && c->args[0] &&
 	     !lore_opts_use_url(lo, c->args[0], &err))) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EUSAGE;
 	}
 	for (i = 0; c->fallbacks && c->fallbacks[i]; i++) {
 		if (!lore_opts_add_mirror(lo, c->fallbacks[i], i, &err)) {
-			lore_err("%s", err->message);
-			g_error_free(err);
+			lore_err_take(err);
 			return LORE_EUSAGE;
 		}
 	}

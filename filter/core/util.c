@@ -32,6 +32,16 @@ lore_err(const char *fmt, ...)
 	va_end(ap);
 }
 
+int
+lore_err_take(GError *err)
+{
+	int code = err->code;
+
+	lore_err("%s", err->message);
+	g_error_free(err);
+	return code;
+}
+
 void
 lore_info(const char *fmt, ...)
 {

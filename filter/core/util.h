@@ -54,6 +54,11 @@ extern const char *lore_err_about;
 void lore_err(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
 /* The same without the prefix, suppressed by -q. */
 void lore_info(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+/*
+ * A stage's failure reported once: lore_err() of @err's message, then
+ * @err freed (taken). Returns its code, for the caller's status.
+ */
+int lore_err_take(GError *err);
 
 /*
  * Text from mail is hostile: return a copy of @s (at most @len bytes, -1 for

@@ -54,10 +54,8 @@ git(const char *const *argv, GString *out, GString *errout)
 	GError *e = NULL;
 	int rc = gitrun(NULL, argv, NULL, 0, out, errout, &e);
 
-	if (rc < 0) {
-		lore_err("%s", e->message);
-		g_error_free(e);
-	}
+	if (rc < 0)
+		lore_err_take(e);
 	return rc;
 }
 

@@ -108,8 +108,7 @@ use_newer(struct choice *c, struct gather *g, struct thread *t,
 		return rc;
 	rc = gather_more(g, id, t, &err);
 	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return rc;
 	}
 	/* a "Re:" patch taken alone stays one */
