@@ -37,6 +37,10 @@ struct mdindex {
 	guint64 budget, spent;
 	guint counted;
 	gboolean over;
+	/* how long a run waits for another holder of the file (seconds), and
+	 * until when (g_get_monotonic_time()), set by mdindex_open() */
+	guint wait;
+	gint64 deadline;
 };
 
 /*
@@ -70,6 +74,8 @@ char *mdindex_file(const char *real);
  * Open @file for @x (created with its schema when new, its folder too),
  * in WAL mode. FALSE and @err when it cannot be, MDINDEX_EFOREIGN when the
  * file is no index of this lore-am. x->db is then the caller's to close.
+ * Every lock the connection takes waits for another holder until
+ * x->wait seconds after the open; then SQLITE_BUSY.
  */
 gboolean mdindex_open(struct mdindex *x, const char *file, GError **err);
 
@@ -101,6 +107,11 @@ sqlite3_stmt *mdindex_prepare(struct mdindex *x, const char *sql, GError **err);
  * without a row or on error. */
 gint64 mdindex_query_int(struct mdindex *x, const char *sql, const char *arg,
 			 gint64 def);
+
+/* The same, told apart: FALSE and @err on error; *@v unchanged without a
+ * row. */
+gboolean mdindex_query(struct mdindex *x, const char *sql, const char *arg,
+		       gint64 *v, GError **err);
 
 /* The integer in state(@k), @def when absent. */
 gint64 mdindex_state(struct mdindex *x, const char *k, gint64 def);

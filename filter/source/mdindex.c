@@ -31,6 +31,15 @@ static gboolean enabled = TRUE;
  */
 #define MIN_MESSAGES_DEFAULT 4000
 static guint64 min_messages = MIN_MESSAGES_DEFAULT;
+/*
+ * lore-am.index-wait: the seconds a run waits in all for another process
+ * that holds the index (a run updating it for mail just delivered, eight
+ * of them when procmail starts eight at once) before it reads the whole
+ * folder instead.
+ */
+#define WAIT_DEFAULT 10
+#define WAIT_MAX 3600
+static guint64 wait_s = WAIT_DEFAULT;
 
 void
 mdindex_setup(struct config *cfg, gboolean off)
@@ -42,6 +51,10 @@ mdindex_setup(struct config *cfg, gboolean off)
 	if (!v || !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT32,
 					      &min_messages, NULL))
 		min_messages = MIN_MESSAGES_DEFAULT;
+	v = config_get(cfg, "index-wait", NULL);
+	if (!v ||
+	    !g_ascii_string_to_unsigned(v, 10, 0, WAIT_MAX, &wait_s, NULL))
+		wait_s = WAIT_DEFAULT;
 }
 
 void
@@ -252,6 +265,7 @@ enum fault {
 	FAULT_BAD,   /* not ours, or damaged: built again */
 	FAULT_FULL,  /* no room in the cache folder: removed, remembered */
 	FAULT_IO,    /* it could not be written: removed */
+	FAULT_BUSY,  /* held by another past the wait: noted, kept */
 };
 
 static enum fault
@@ -264,6 +278,11 @@ fault_of(const GError *err)
 	if (err->code == MDINDEX_EFOREIGN || err->code == MDINDEX_EDAMAGED)
 		return FAULT_BAD;
 	code = err->code & 0xff;
+	/* another process's lock, never a damage (SQLITE_PROTOCOL: SQLite's
+	 * own retries of a WAL lock ran out) */
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED ||
+	    code == SQLITE_PROTOCOL)
+		return FAULT_BUSY;
 	/* SQLITE_ERROR: a statement of ours that does not fit the tables */
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB ||
 	    code == SQLITE_ERROR)
@@ -293,10 +312,16 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
 	int rc;
 
 	x->over = FALSE;
-	if (mdindex_open(x, file, err) && mdindex_update(x, err))
+	x->wait = wait_s;
+	/* the walk and the reading see one state of the index: a row another
+	 * run writes meanwhile is under another id */
+	if (mdindex_open(x, file, err) && mdindex_update(x, err) &&
+	    mdindex_exec(x, "BEGIN", err)) {
 		rc = read_thread(x, msgid, t, origin, added, err);
-	else
+		sqlite3_exec(x->db, "COMMIT", NULL, NULL, NULL);
+	} else {
 		rc = LORE_EUSAGE;
+	}
 	/* no connection when libsqlite3 could not be loaded */
 	if (x->db)
 		sqlite3_close_v2(x->db);
@@ -331,6 +356,12 @@ fault_note(const char *file, const char *path, const char *lead,
 			  "unfinished index removed (%s freed): free some "
 			  "space there, or set lore-am.index=false",
 			  p, lead, d, why, size);
+		return;
+	case FAULT_BUSY:
+		lore_info("NOTE: the index of '%s' was busy (another process "
+			  "held it for %u s); the whole mailbox was read "
+			  "(lore-am.index-wait says how long to wait)",
+			  p, (guint)wait_s);
 		return;
 	case FAULT_IO:
 		mdindex_remove(file);

@@ -51,21 +51,32 @@ mdindex_prepare(struct mdindex *x, const char *sql, GError **err)
 	return s;
 }
 
+gboolean
+mdindex_query(struct mdindex *x, const char *sql, const char *arg, gint64 *v,
+	      GError **err)
+{
+	sqlite3_stmt *s = mdindex_prepare(x, sql, err);
+	int rc;
+
+	if (!s)
+		return FALSE;
+	if (arg)
+		sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ||
+	       mdindex_fail(x, rc, err);
+}
+
 gint64
 mdindex_query_int(struct mdindex *x, const char *sql, const char *arg,
 		  gint64 def)
 {
-	sqlite3_stmt *s = mdindex_prepare(x, sql, NULL);
 	gint64 v = def;
 
-	if (!s)
-		return def;
-	if (arg)
-		sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
+	return mdindex_query(x, sql, arg, &v, NULL) ? v : def;
 }
 
 gint64
@@ -101,20 +112,45 @@ static const char schema[] =
     " WITHOUT ROWID;"
     "CREATE TABLE state (k TEXT PRIMARY KEY, v);";
 
-/* Is the open file an index of this version of lore-am? */
-static gboolean
-ours(struct mdindex *x)
+/*
+ * Is the open file an index of this version of lore-am? 1 yes, 0 no, -1
+ * (and @err) when it cannot be read: a file that is busy is not a foreign
+ * one, and must not be removed as one.
+ */
+static int
+ours(struct mdindex *x, GError **err)
 {
-	return mdindex_query_int(x, "PRAGMA application_id", NULL, -1) ==
-		   MDINDEX_APP_ID &&
-	       mdindex_query_int(x, "PRAGMA user_version", NULL, -1) ==
-		   MDINDEX_VERSION;
+	gint64 app = -1, version = -1;
+
+	if (!mdindex_query(x, "PRAGMA application_id", NULL, &app, err) ||
+	    !mdindex_query(x, "PRAGMA user_version", NULL, &version, err))
+		return -1;
+	return app == MDINDEX_APP_ID && version == MDINDEX_VERSION;
+}
+
+/* The error for a file that is no index of this lore-am. */
+static void
+set_foreign(struct mdindex *x, GError **err)
+{
+	gint64 app = -1, msg = 0;
+	gboolean lore;
+
+	/* what it was only changes the words */
+	mdindex_query(x, "PRAGMA application_id", NULL, &app, NULL);
+	mdindex_query(x,
+		      "SELECT count(*) FROM sqlite_master WHERE name = 'msg'",
+		      NULL, &msg, NULL);
+	lore = app == MDINDEX_APP_ID || msg > 0;
+	g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN, "%s",
+		    lore ? "is from another version of lore-am"
+			 : "is not lore-am's (another program's database)");
 }
 
 /*
  * An empty file gets the schema; anything else must be ours already: a
  * database of another program, or of another version of lore-am, is
- * MDINDEX_EFOREIGN (the caller builds it again).
+ * MDINDEX_EFOREIGN (the caller builds it again). Only what was read is
+ * judged: a failed read is an error of its own (busy, I/O).
  */
 static gboolean
 check_schema(struct mdindex *x, GError **err)
@@ -123,36 +159,60 @@ check_schema(struct mdindex *x, GError **err)
 	    g_strdup_printf("PRAGMA application_id = %d; "
 			    "PRAGMA user_version = %d",
 			    MDINDEX_APP_ID, MDINDEX_VERSION);
-	gint64 tables;
+	gint64 tables = -1;
+	int is = ours(x, err);
 
-	if (ours(x))
+	if (is > 0)
 		return TRUE;
-	if (!mdindex_exec(x, "BEGIN IMMEDIATE", err))
+	if (is < 0 || !mdindex_exec(x, "BEGIN IMMEDIATE", err))
 		return FALSE;
 	/* another run may have made it while we waited for the lock */
-	tables = mdindex_query_int(x, "SELECT count(*) FROM sqlite_master",
-				   NULL, -1);
-	if (tables == 0 && mdindex_exec(x, schema, err) &&
-	    mdindex_exec(x, stamp, err) && mdindex_exec(x, "COMMIT", err))
-		return TRUE;
-	sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
-	if (tables > 0 && ours(x))
-		return TRUE;
-	if (err && !*err) {
-		gboolean lore = mdindex_query_int(x, "PRAGMA application_id",
-						  NULL, -1) == MDINDEX_APP_ID ||
-				mdindex_query_int(x,
-						  "SELECT count(*) FROM "
-						  "sqlite_master WHERE name = "
-						  "'msg'",
-						  NULL, 0) > 0;
-
-		g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN, "%s",
-			    lore ? "is from another version of lore-am"
-				 : "is not lore-am's (another program's "
-				   "database)");
+	if (mdindex_query(x, "SELECT count(*) FROM sqlite_master", NULL,
+			  &tables, err)) {
+		if (tables == 0 && mdindex_exec(x, schema, err) &&
+		    mdindex_exec(x, stamp, err) &&
+		    mdindex_exec(x, "COMMIT", err))
+			return TRUE;
+		if (tables > 0 && (is = ours(x, err)) == 0)
+			set_foreign(x, err);
 	}
-	return FALSE;
+	sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
+	return tables > 0 && is > 0;
+}
+
+/*
+ * SQLite's busy handler: wait for the other holder of the index a few
+ * milliseconds at a time, until the deadline.
+ */
+static int
+wait_busy(void *data, int n)
+{
+	struct mdindex *x = data;
+	gint64 left = x->deadline - g_get_monotonic_time();
+
+	if (left <= 0)
+		return 0;
+	g_usleep(MIN(left, (gint64)MIN(n + 1, 50) * 1000));
+	return 1;
+}
+
+/*
+ * Run @sql, waiting as the busy handler does also when SQLite answers
+ * SQLITE_BUSY without asking it: switching a new, empty file to WAL is a
+ * write that begins as a read, and SQLite does not wait there (it cannot
+ * tell that the other writer does not wait for that read); it is tried
+ * again, and the other opener has made the file WAL meanwhile.
+ */
+static gboolean
+exec_waiting(struct mdindex *x, const char *sql, GError **err)
+{
+	int rc, n = 0;
+
+	while ((rc = sqlite3_exec(x->db, sql, NULL, NULL, NULL)) ==
+		   SQLITE_BUSY &&
+	       wait_busy(x, n++))
+		;
+	return rc == SQLITE_OK || mdindex_fail(x, rc, err);
 }
 
 gboolean
@@ -175,7 +235,8 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
 	/* eight mail deliveries at once wait for each other, within reason */
-	sqlite3_busy_timeout(x->db, 10000);
+	x->deadline = g_get_monotonic_time() + (gint64)x->wait * G_USEC_PER_SEC;
+	sqlite3_busy_handler(x->db, wait_busy, x);
 	/*
 	 * A page cache of up to 256 MiB (grown only as pages are read): the
 	 * first build of a 1 000 000-message maildir, whose index is 283 MB,
@@ -183,7 +244,7 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 	 * 35 s with this one, peak RSS 382 MB against the scan's 1.7 GB).
 	 * Warm runs read a few pages and stay small.
 	 */
-	return mdindex_exec(x, "PRAGMA journal_mode = WAL", err) &&
+	return exec_waiting(x, "PRAGMA journal_mode = WAL", err) &&
 	       mdindex_exec(x, "PRAGMA synchronous = NORMAL", err) &&
 	       mdindex_exec(x, "PRAGMA cache_size = -262144", err) &&
 	       check_schema(x, err);
