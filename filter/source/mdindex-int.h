@@ -37,9 +37,8 @@ struct mdindex {
 	guint64 budget, spent;
 	guint counted;
 	gboolean over;
-	/* how long a run waits for another holder of the file (seconds), and
-	 * until when (g_get_monotonic_time()), set by mdindex_open() */
-	guint wait;
+	/* until when (g_get_monotonic_time()) the run waits for another
+	 * process that holds the file */
 	gint64 deadline;
 };
 
@@ -75,9 +74,16 @@ char *mdindex_file(const char *real);
  * in WAL mode. FALSE and @err when it cannot be, MDINDEX_EFOREIGN when the
  * file is no index of this lore-am. x->db is then the caller's to close.
  * Every lock the connection takes waits for another holder until
- * x->wait seconds after the open; then SQLITE_BUSY.
+ * x->deadline; then SQLITE_BUSY.
  */
 gboolean mdindex_open(struct mdindex *x, const char *file, GError **err);
+
+/*
+ * Wait a little for another holder of the index, the @n-th time for one
+ * lock (a few milliseconds, more as @n grows): FALSE, at once, when
+ * x->deadline has passed. SQLite's busy handler (@x a struct mdindex).
+ */
+int mdindex_wait(void *x, int n);
 
 /* Remove the index @file and its -wal and -shm: the bytes freed. */
 guint64 mdindex_remove(const char *file);

@@ -37,7 +37,7 @@ static guint64 min_messages = MIN_MESSAGES_DEFAULT;
  * of them when procmail starts eight at once) before it reads the whole
  * folder instead.
  */
-#define WAIT_DEFAULT 10
+#define WAIT_DEFAULT 30
 #define WAIT_MAX 3600
 static guint64 wait_s = WAIT_DEFAULT;
 
@@ -303,16 +303,15 @@ fault_text(const GError *err)
 	return g_strdup_printf("is damaged (%s)", m);
 }
 
-/* One attempt: open, bring up to date, read the thread; the database
+/* One try: open, bring up to date, read the thread; the database
  * closed. */
 static int
-attempt(struct mdindex *x, const char *file, const char *msgid,
-	struct thread *t, const char *origin, guint *added, GError **err)
+try_once(struct mdindex *x, const char *file, const char *msgid,
+	 struct thread *t, const char *origin, guint *added, GError **err)
 {
 	int rc;
 
 	x->over = FALSE;
-	x->wait = wait_s;
 	/* the walk and the reading see one state of the index: a row another
 	 * run writes meanwhile is under another id */
 	if (mdindex_open(x, file, err) && mdindex_update(x, err) &&
@@ -326,6 +325,24 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
 	if (x->db)
 		sqlite3_close_v2(x->db);
 	x->db = NULL;
+	return rc;
+}
+
+/*
+ * One attempt: a try answered "busy" before the deadline is made again
+ * (SQLite answers some locks so without waiting: a read that would become
+ * a write); nothing was added to the thread then.
+ */
+static int
+attempt(struct mdindex *x, const char *file, const char *msgid,
+	struct thread *t, const char *origin, guint *added, GError **err)
+{
+	int rc, n = 0;
+
+	while ((rc = try_once(x, file, msgid, t, origin, added, err)) ==
+		   LORE_EUSAGE &&
+	       fault_of(*err) == FAULT_BUSY && mdindex_wait(x, n++))
+		g_clear_error(err);
 	return rc;
 }
 
@@ -408,6 +425,8 @@ use_index(struct mdindex *x, const char *file, const char *path,
 			  p, d, a, n);
 		return MDINDEX_PLAIN;
 	}
+	/* one wait for the whole run, however many locks it takes */
+	x->deadline = g_get_monotonic_time() + (gint64)wait_s * G_USEC_PER_SEC;
 	rc = attempt(x, file, msgid, t, origin, added, &err);
 	if (rc == LORE_EUSAGE && fault_of(err) == FAULT_BAD) {
 		/* not ours, or damaged: the cache is ours to build it in */

@@ -180,12 +180,8 @@ check_schema(struct mdindex *x, GError **err)
 	return tables > 0 && is > 0;
 }
 
-/*
- * SQLite's busy handler: wait for the other holder of the index a few
- * milliseconds at a time, until the deadline.
- */
-static int
-wait_busy(void *data, int n)
+int
+mdindex_wait(void *data, int n)
 {
 	struct mdindex *x = data;
 	gint64 left = x->deadline - g_get_monotonic_time();
@@ -210,7 +206,7 @@ exec_waiting(struct mdindex *x, const char *sql, GError **err)
 
 	while ((rc = sqlite3_exec(x->db, sql, NULL, NULL, NULL)) ==
 		   SQLITE_BUSY &&
-	       wait_busy(x, n++))
+	       mdindex_wait(x, n++))
 		;
 	return rc == SQLITE_OK || mdindex_fail(x, rc, err);
 }
@@ -235,8 +231,7 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
 	/* eight mail deliveries at once wait for each other, within reason */
-	x->deadline = g_get_monotonic_time() + (gint64)x->wait * G_USEC_PER_SEC;
-	sqlite3_busy_handler(x->db, wait_busy, x);
+	sqlite3_busy_handler(x->db, mdindex_wait, x);
 	/*
 	 * A page cache of up to 256 MiB (grown only as pages are read): the
 	 * first build of a 1 000 000-message maildir, whose index is 283 MB,
