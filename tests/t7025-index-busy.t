@@ -4,13 +4,15 @@
 # in all), even on an index file so new that SQLite answers "locked" at
 # once instead of waiting; when the wait runs out it reads the whole
 # folder (the same bytes) and says so in one NOTE line, and the index is
-# never removed for being busy. The lock is held by a real sqlite3 shell,
-# started and waited for here by its PID.
+# never removed for being busy. Eight runs that find an index of another
+# version at once build one again, none removing the one another built.
+# The lock is held by a real sqlite3 shell, started and waited for here by
+# its PID.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-thread.sh"
 . "$(dirname "$0")/lib-index.sh"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed"
-plan 14
+plan 18
 
 MD=$TRASH/md
 idx_small_thread "$MD"
@@ -82,5 +84,30 @@ hold 2
 run
 is "$?:$(notes)" "0:1" "lore-am.index-wait=0: no wait, one NOTE"
 wait "$holder"
+git config --global --unset lore-am.index-wait
+
+# an index of another version, eight runs at once: one builds it again,
+# the others use that one (before, each removed the file it found, the
+# new one of another included, and its -wal and -shm under its
+# connection: "disk I/O error")
+sqlite3 "$DB" 'PRAGMA user_version = 99'
+plain >"$TRASH/want"
+pids=""
+for i in 1 2 3 4 5 6 7 8; do
+	"$LORE_AM" --thread -m "$MD" r@example.org >"$TRASH/v.$i.out" \
+		2>"$TRASH/v.$i.err" &
+	pids="$pids $!"
+done
+bad=0
+for p in $pids; do wait "$p" || bad=$((bad + 1)); done
+for i in 1 2 3 4 5 6 7 8; do
+	cmp -s "$TRASH/v.$i.out" "$TRASH/want" || bad=$((bad + 1))
+done
+is "$bad" 0 "eight runs on an index of another version: each exits 0 with the thread"
+others=$(grep -h NOTE "$TRASH"/v.*.err |
+	grep -v "^NOTE: the index of '$MD' is from another version of lore-am: built again$")
+is "$others" "" "no NOTE but 'built again'"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 1 "the index is of this version again"
+is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "and sound"
 
 done_testing

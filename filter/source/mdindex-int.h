@@ -40,6 +40,8 @@ struct mdindex {
 	/* until when (g_get_monotonic_time()) the run waits for another
 	 * process that holds the file */
 	gint64 deadline;
+	/* the index file opened (0: none), the one a removal may remove */
+	guint64 dev, ino;
 };
 
 /*
@@ -85,8 +87,12 @@ gboolean mdindex_open(struct mdindex *x, const char *file, GError **err);
  */
 int mdindex_wait(void *x, int n);
 
-/* Remove the index @file and its -wal and -shm: the bytes freed. */
-guint64 mdindex_remove(const char *file);
+/*
+ * Remove the index @file and its -wal and -shm, when it is still the file
+ * @x opened (x->ino): the bytes freed. One that another run made since
+ * is left to it.
+ */
+guint64 mdindex_remove(const struct mdindex *x, const char *file);
 
 /*
  * The cache folder was too full to build @file: remember that about

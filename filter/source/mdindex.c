@@ -353,8 +353,8 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
  * says what became of the index ("was not used").
  */
 static void
-fault_note(const char *file, const char *path, const char *lead,
-	   const GError *err)
+fault_note(const struct mdindex *x, const char *file, const char *path,
+	   const char *lead, const GError *err)
 {
 	g_autofree char *p = lore_term_safe(path, -1);
 	g_autofree char *why = lore_term_safe(err->message, -1);
@@ -365,7 +365,7 @@ fault_note(const char *file, const char *path, const char *lead,
 
 	switch (fault_of(err)) {
 	case FAULT_FULL:
-		freed = mdindex_remove(file);
+		freed = mdindex_remove(x, file);
 		mdindex_mark_full(file, MAX(2 * freed, (guint64)1 << 20));
 		size = source_size_text(freed);
 		lore_info("NOTE: the index of '%s' %s: the cache folder '%s' "
@@ -381,7 +381,7 @@ fault_note(const char *file, const char *path, const char *lead,
 			  p, (guint)wait_s);
 		return;
 	case FAULT_IO:
-		mdindex_remove(file);
+		mdindex_remove(x, file);
 		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
 			  "was read and the index removed, to be built again "
 			  "by a later run",
@@ -389,7 +389,7 @@ fault_note(const char *file, const char *path, const char *lead,
 		return;
 	default:
 		if (fault_of(err) == FAULT_BAD)
-			mdindex_remove(file);
+			mdindex_remove(x, file);
 		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
 			  "was read (set lore-am.index=false to read it so "
 			  "without this note)",
@@ -433,7 +433,7 @@ use_index(struct mdindex *x, const char *file, const char *path,
 		g_autofree char *why = fault_text(err);
 
 		g_clear_error(&err);
-		mdindex_remove(file);
+		mdindex_remove(x, file);
 		rc = attempt(x, file, msgid, t, origin, added, &err);
 		if (rc != LORE_EUSAGE) {
 			lore_info("NOTE: the index of '%s' %s: built again", p,
@@ -444,7 +444,7 @@ use_index(struct mdindex *x, const char *file, const char *path,
 	}
 	if (rc != LORE_EUSAGE)
 		return rc;
-	fault_note(file, path, lead ? lead : "was not used", err);
+	fault_note(x, file, path, lead ? lead : "was not used", err);
 	g_clear_error(&err);
 	return MDINDEX_PLAIN;
 }

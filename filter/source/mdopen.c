@@ -10,8 +10,10 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -215,8 +217,10 @@ gboolean
 mdindex_open(struct mdindex *x, const char *file, GError **err)
 {
 	g_autofree char *dir = g_path_get_dirname(file);
+	GStatBuf st;
 	int rc;
 
+	x->dev = x->ino = 0;
 	if (g_mkdir_with_parents(dir, 0700)) {
 		g_set_error(err, MDINDEX_ERROR, SQLITE_CANTOPEN,
 			    "cannot create its folder: %s", g_strerror(errno));
@@ -230,6 +234,11 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 			     NULL);
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
+	/* SQLite opened (or made) the file: which one it is */
+	if (g_stat(file, &st) == 0) {
+		x->dev = (guint64)st.st_dev;
+		x->ino = (guint64)st.st_ino;
+	}
 	/* eight mail deliveries at once wait for each other, within reason */
 	sqlite3_busy_handler(x->db, mdindex_wait, x);
 	/*
@@ -256,20 +265,36 @@ mdindex_file(const char *real)
 	return g_build_filename(cache, "index", name, NULL);
 }
 
+/*
+ * Several runs may judge one bad file at once, and the first to remove it
+ * builds a new one: the others must not remove that (nor its -wal and
+ * -shm under its connections, which SQLite then answers with I/O errors).
+ * Removers take turns on the index folder (flock), and each removes only
+ * the file it opened.
+ */
 guint64
-mdindex_remove(const char *file)
+mdindex_remove(const struct mdindex *x, const char *file)
 {
 	static const char *const ext[] = {"", "-wal", "-shm"};
+	g_autofree char *dir = g_path_get_dirname(file);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	guint64 freed = 0;
+	GStatBuf st;
 	guint i;
 
-	for (i = 0; i < G_N_ELEMENTS(ext); i++) {
-		g_autofree char *f = g_strconcat(file, ext[i], NULL);
-		GStatBuf st;
+	if (fd >= 0)
+		flock(fd, LOCK_EX);
+	if (x->ino && g_stat(file, &st) == 0 && st.st_ino == x->ino &&
+	    (guint64)st.st_dev == x->dev) {
+		for (i = 0; i < G_N_ELEMENTS(ext); i++) {
+			g_autofree char *f = g_strconcat(file, ext[i], NULL);
 
-		if (g_stat(f, &st) == 0 && unlink(f) == 0)
-			freed += (guint64)st.st_size;
+			if (g_stat(f, &st) == 0 && unlink(f) == 0)
+				freed += (guint64)st.st_size;
+		}
 	}
+	if (fd >= 0)
+		close(fd);
 	return freed;
 }
 
