@@ -37,6 +37,11 @@ struct mdindex {
 	guint64 budget, spent;
 	guint counted;
 	gboolean over;
+	/* until when (g_get_monotonic_time()) the run waits for another
+	 * process that holds the file */
+	gint64 deadline;
+	/* the index file opened (0: none), the one a removal may remove */
+	guint64 dev, ino;
 };
 
 /*
@@ -70,11 +75,24 @@ char *mdindex_file(const char *real);
  * Open @file for @x (created with its schema when new, its folder too),
  * in WAL mode. FALSE and @err when it cannot be, MDINDEX_EFOREIGN when the
  * file is no index of this lore-am. x->db is then the caller's to close.
+ * Every lock the connection takes waits for another holder until
+ * x->deadline; then SQLITE_BUSY.
  */
 gboolean mdindex_open(struct mdindex *x, const char *file, GError **err);
 
-/* Remove the index @file and its -wal and -shm: the bytes freed. */
-guint64 mdindex_remove(const char *file);
+/*
+ * Wait a little for another holder of the index, the @n-th time for one
+ * lock (a few milliseconds, more as @n grows): FALSE, at once, when
+ * x->deadline has passed. SQLite's busy handler (@x a struct mdindex).
+ */
+int mdindex_wait(void *x, int n);
+
+/*
+ * Remove the index @file and its -wal and -shm, when it is still the file
+ * @x opened (x->ino): the bytes freed. One that another run made since
+ * is left to it.
+ */
+guint64 mdindex_remove(const struct mdindex *x, const char *file);
 
 /*
  * The cache folder was too full to build @file: remember that about
@@ -101,6 +119,11 @@ sqlite3_stmt *mdindex_prepare(struct mdindex *x, const char *sql, GError **err);
  * without a row or on error. */
 gint64 mdindex_query_int(struct mdindex *x, const char *sql, const char *arg,
 			 gint64 def);
+
+/* The same, told apart: FALSE and @err on error; *@v unchanged without a
+ * row. */
+gboolean mdindex_query(struct mdindex *x, const char *sql, const char *arg,
+		       gint64 *v, GError **err);
 
 /* The integer in state(@k), @def when absent. */
 gint64 mdindex_state(struct mdindex *x, const char *k, gint64 def);

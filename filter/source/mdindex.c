@@ -31,6 +31,15 @@ static gboolean enabled = TRUE;
  */
 #define MIN_MESSAGES_DEFAULT 4000
 static guint64 min_messages = MIN_MESSAGES_DEFAULT;
+/*
+ * lore-am.index-wait: the seconds a run waits in all for another process
+ * that holds the index (a run updating it for mail just delivered, eight
+ * of them when procmail starts eight at once) before it reads the whole
+ * folder instead.
+ */
+#define WAIT_DEFAULT 30
+#define WAIT_MAX 3600
+static guint64 wait_s = WAIT_DEFAULT;
 
 void
 mdindex_setup(struct config *cfg, gboolean off)
@@ -42,6 +51,10 @@ mdindex_setup(struct config *cfg, gboolean off)
 	if (!v || !g_ascii_string_to_unsigned(v, 10, 0, G_MAXUINT32,
 					      &min_messages, NULL))
 		min_messages = MIN_MESSAGES_DEFAULT;
+	v = config_get(cfg, "index-wait", NULL);
+	if (!v ||
+	    !g_ascii_string_to_unsigned(v, 10, 0, WAIT_MAX, &wait_s, NULL))
+		wait_s = WAIT_DEFAULT;
 }
 
 void
@@ -252,6 +265,7 @@ enum fault {
 	FAULT_BAD,   /* not ours, or damaged: built again */
 	FAULT_FULL,  /* no room in the cache folder: removed, remembered */
 	FAULT_IO,    /* it could not be written: removed */
+	FAULT_BUSY,  /* held by another past the wait: noted, kept */
 };
 
 static enum fault
@@ -264,6 +278,11 @@ fault_of(const GError *err)
 	if (err->code == MDINDEX_EFOREIGN || err->code == MDINDEX_EDAMAGED)
 		return FAULT_BAD;
 	code = err->code & 0xff;
+	/* another process's lock, never a damage (SQLITE_PROTOCOL: SQLite's
+	 * own retries of a WAL lock ran out) */
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED ||
+	    code == SQLITE_PROTOCOL)
+		return FAULT_BUSY;
 	/* SQLITE_ERROR: a statement of ours that does not fit the tables */
 	if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB ||
 	    code == SQLITE_ERROR)
@@ -284,23 +303,46 @@ fault_text(const GError *err)
 	return g_strdup_printf("is damaged (%s)", m);
 }
 
-/* One attempt: open, bring up to date, read the thread; the database
+/* One try: open, bring up to date, read the thread; the database
  * closed. */
 static int
-attempt(struct mdindex *x, const char *file, const char *msgid,
-	struct thread *t, const char *origin, guint *added, GError **err)
+try_once(struct mdindex *x, const char *file, const char *msgid,
+	 struct thread *t, const char *origin, guint *added, GError **err)
 {
 	int rc;
 
 	x->over = FALSE;
-	if (mdindex_open(x, file, err) && mdindex_update(x, err))
+	/* the walk and the reading see one state of the index: a row another
+	 * run writes meanwhile is under another id */
+	if (mdindex_open(x, file, err) && mdindex_update(x, err) &&
+	    mdindex_exec(x, "BEGIN", err)) {
 		rc = read_thread(x, msgid, t, origin, added, err);
-	else
+		sqlite3_exec(x->db, "COMMIT", NULL, NULL, NULL);
+	} else {
 		rc = LORE_EUSAGE;
+	}
 	/* no connection when libsqlite3 could not be loaded */
 	if (x->db)
 		sqlite3_close_v2(x->db);
 	x->db = NULL;
+	return rc;
+}
+
+/*
+ * One attempt: a try answered "busy" before the deadline is made again
+ * (SQLite answers some locks so without waiting: a read that would become
+ * a write); nothing was added to the thread then.
+ */
+static int
+attempt(struct mdindex *x, const char *file, const char *msgid,
+	struct thread *t, const char *origin, guint *added, GError **err)
+{
+	int rc, n = 0;
+
+	while ((rc = try_once(x, file, msgid, t, origin, added, err)) ==
+		   LORE_EUSAGE &&
+	       fault_of(*err) == FAULT_BUSY && mdindex_wait(x, n++))
+		g_clear_error(err);
 	return rc;
 }
 
@@ -311,8 +353,8 @@ attempt(struct mdindex *x, const char *file, const char *msgid,
  * says what became of the index ("was not used").
  */
 static void
-fault_note(const char *file, const char *path, const char *lead,
-	   const GError *err)
+fault_note(const struct mdindex *x, const char *file, const char *path,
+	   const char *lead, const GError *err)
 {
 	g_autofree char *p = lore_term_safe(path, -1);
 	g_autofree char *why = lore_term_safe(err->message, -1);
@@ -323,7 +365,7 @@ fault_note(const char *file, const char *path, const char *lead,
 
 	switch (fault_of(err)) {
 	case FAULT_FULL:
-		freed = mdindex_remove(file);
+		freed = mdindex_remove(x, file);
 		mdindex_mark_full(file, MAX(2 * freed, (guint64)1 << 20));
 		size = source_size_text(freed);
 		lore_info("NOTE: the index of '%s' %s: the cache folder '%s' "
@@ -332,8 +374,14 @@ fault_note(const char *file, const char *path, const char *lead,
 			  "space there, or set lore-am.index=false",
 			  p, lead, d, why, size);
 		return;
+	case FAULT_BUSY:
+		lore_info("NOTE: the index of '%s' was busy (another process "
+			  "held it for %u s); the whole mailbox was read "
+			  "(lore-am.index-wait says how long to wait)",
+			  p, (guint)wait_s);
+		return;
 	case FAULT_IO:
-		mdindex_remove(file);
+		mdindex_remove(x, file);
 		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
 			  "was read and the index removed, to be built again "
 			  "by a later run",
@@ -341,7 +389,7 @@ fault_note(const char *file, const char *path, const char *lead,
 		return;
 	default:
 		if (fault_of(err) == FAULT_BAD)
-			mdindex_remove(file);
+			mdindex_remove(x, file);
 		lore_info("NOTE: the index of '%s' %s (%s); the whole mailbox "
 			  "was read (set lore-am.index=false to read it so "
 			  "without this note)",
@@ -377,13 +425,15 @@ use_index(struct mdindex *x, const char *file, const char *path,
 			  p, d, a, n);
 		return MDINDEX_PLAIN;
 	}
+	/* one wait for the whole run, however many locks it takes */
+	x->deadline = g_get_monotonic_time() + (gint64)wait_s * G_USEC_PER_SEC;
 	rc = attempt(x, file, msgid, t, origin, added, &err);
 	if (rc == LORE_EUSAGE && fault_of(err) == FAULT_BAD) {
 		/* not ours, or damaged: the cache is ours to build it in */
 		g_autofree char *why = fault_text(err);
 
 		g_clear_error(&err);
-		mdindex_remove(file);
+		mdindex_remove(x, file);
 		rc = attempt(x, file, msgid, t, origin, added, &err);
 		if (rc != LORE_EUSAGE) {
 			lore_info("NOTE: the index of '%s' %s: built again", p,
@@ -394,7 +444,7 @@ use_index(struct mdindex *x, const char *file, const char *path,
 	}
 	if (rc != LORE_EUSAGE)
 		return rc;
-	fault_note(file, path, lead ? lead : "was not used", err);
+	fault_note(x, file, path, lead ? lead : "was not used", err);
 	g_clear_error(&err);
 	return MDINDEX_PLAIN;
 }

@@ -10,8 +10,10 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -51,21 +53,32 @@ mdindex_prepare(struct mdindex *x, const char *sql, GError **err)
 	return s;
 }
 
+gboolean
+mdindex_query(struct mdindex *x, const char *sql, const char *arg, gint64 *v,
+	      GError **err)
+{
+	sqlite3_stmt *s = mdindex_prepare(x, sql, err);
+	int rc;
+
+	if (!s)
+		return FALSE;
+	if (arg)
+		sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ||
+	       mdindex_fail(x, rc, err);
+}
+
 gint64
 mdindex_query_int(struct mdindex *x, const char *sql, const char *arg,
 		  gint64 def)
 {
-	sqlite3_stmt *s = mdindex_prepare(x, sql, NULL);
 	gint64 v = def;
 
-	if (!s)
-		return def;
-	if (arg)
-		sqlite3_bind_text(s, 1, arg, -1, SQLITE_STATIC);
-	if (sqlite3_step(s) == SQLITE_ROW)
-		v = sqlite3_column_int64(s, 0);
-	sqlite3_finalize(s);
-	return v;
+	return mdindex_query(x, sql, arg, &v, NULL) ? v : def;
 }
 
 gint64
@@ -101,20 +114,45 @@ static const char schema[] =
     " WITHOUT ROWID;"
     "CREATE TABLE state (k TEXT PRIMARY KEY, v);";
 
-/* Is the open file an index of this version of lore-am? */
-static gboolean
-ours(struct mdindex *x)
+/*
+ * Is the open file an index of this version of lore-am? 1 yes, 0 no, -1
+ * (and @err) when it cannot be read: a file that is busy is not a foreign
+ * one, and must not be removed as one.
+ */
+static int
+ours(struct mdindex *x, GError **err)
 {
-	return mdindex_query_int(x, "PRAGMA application_id", NULL, -1) ==
-		   MDINDEX_APP_ID &&
-	       mdindex_query_int(x, "PRAGMA user_version", NULL, -1) ==
-		   MDINDEX_VERSION;
+	gint64 app = -1, version = -1;
+
+	if (!mdindex_query(x, "PRAGMA application_id", NULL, &app, err) ||
+	    !mdindex_query(x, "PRAGMA user_version", NULL, &version, err))
+		return -1;
+	return app == MDINDEX_APP_ID && version == MDINDEX_VERSION;
+}
+
+/* The error for a file that is no index of this lore-am. */
+static void
+set_foreign(struct mdindex *x, GError **err)
+{
+	gint64 app = -1, msg = 0;
+	gboolean lore;
+
+	/* what it was only changes the words */
+	mdindex_query(x, "PRAGMA application_id", NULL, &app, NULL);
+	mdindex_query(x,
+		      "SELECT count(*) FROM sqlite_master WHERE name = 'msg'",
+		      NULL, &msg, NULL);
+	lore = app == MDINDEX_APP_ID || msg > 0;
+	g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN, "%s",
+		    lore ? "is from another version of lore-am"
+			 : "is not lore-am's (another program's database)");
 }
 
 /*
  * An empty file gets the schema; anything else must be ours already: a
  * database of another program, or of another version of lore-am, is
- * MDINDEX_EFOREIGN (the caller builds it again).
+ * MDINDEX_EFOREIGN (the caller builds it again). Only what was read is
+ * judged: a failed read is an error of its own (busy, I/O).
  */
 static gboolean
 check_schema(struct mdindex *x, GError **err)
@@ -123,44 +161,66 @@ check_schema(struct mdindex *x, GError **err)
 	    g_strdup_printf("PRAGMA application_id = %d; "
 			    "PRAGMA user_version = %d",
 			    MDINDEX_APP_ID, MDINDEX_VERSION);
-	gint64 tables;
+	gint64 tables = -1;
+	int is = ours(x, err);
 
-	if (ours(x))
+	if (is > 0)
 		return TRUE;
-	if (!mdindex_exec(x, "BEGIN IMMEDIATE", err))
+	if (is < 0 || !mdindex_exec(x, "BEGIN IMMEDIATE", err))
 		return FALSE;
 	/* another run may have made it while we waited for the lock */
-	tables = mdindex_query_int(x, "SELECT count(*) FROM sqlite_master",
-				   NULL, -1);
-	if (tables == 0 && mdindex_exec(x, schema, err) &&
-	    mdindex_exec(x, stamp, err) && mdindex_exec(x, "COMMIT", err))
-		return TRUE;
-	sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
-	if (tables > 0 && ours(x))
-		return TRUE;
-	if (err && !*err) {
-		gboolean lore = mdindex_query_int(x, "PRAGMA application_id",
-						  NULL, -1) == MDINDEX_APP_ID ||
-				mdindex_query_int(x,
-						  "SELECT count(*) FROM "
-						  "sqlite_master WHERE name = "
-						  "'msg'",
-						  NULL, 0) > 0;
-
-		g_set_error(err, MDINDEX_ERROR, MDINDEX_EFOREIGN, "%s",
-			    lore ? "is from another version of lore-am"
-				 : "is not lore-am's (another program's "
-				   "database)");
+	if (mdindex_query(x, "SELECT count(*) FROM sqlite_master", NULL,
+			  &tables, err)) {
+		if (tables == 0 && mdindex_exec(x, schema, err) &&
+		    mdindex_exec(x, stamp, err) &&
+		    mdindex_exec(x, "COMMIT", err))
+			return TRUE;
+		if (tables > 0 && (is = ours(x, err)) == 0)
+			set_foreign(x, err);
 	}
-	return FALSE;
+	sqlite3_exec(x->db, "ROLLBACK", NULL, NULL, NULL);
+	return tables > 0 && is > 0;
+}
+
+int
+mdindex_wait(void *data, int n)
+{
+	struct mdindex *x = data;
+	gint64 left = x->deadline - g_get_monotonic_time();
+
+	if (left <= 0)
+		return 0;
+	g_usleep(MIN(left, (gint64)MIN(n + 1, 50) * 1000));
+	return 1;
+}
+
+/*
+ * Run @sql, waiting as the busy handler does also when SQLite answers
+ * SQLITE_BUSY without asking it: switching a new, empty file to WAL is a
+ * write that begins as a read, and SQLite does not wait there (it cannot
+ * tell that the other writer does not wait for that read); it is tried
+ * again, and the other opener has made the file WAL meanwhile.
+ */
+static gboolean
+exec_waiting(struct mdindex *x, const char *sql, GError **err)
+{
+	int rc, n = 0;
+
+	while ((rc = sqlite3_exec(x->db, sql, NULL, NULL, NULL)) ==
+		   SQLITE_BUSY &&
+	       mdindex_wait(x, n++))
+		;
+	return rc == SQLITE_OK || mdindex_fail(x, rc, err);
 }
 
 gboolean
 mdindex_open(struct mdindex *x, const char *file, GError **err)
 {
 	g_autofree char *dir = g_path_get_dirname(file);
+	GStatBuf st;
 	int rc;
 
+	x->dev = x->ino = 0;
 	if (g_mkdir_with_parents(dir, 0700)) {
 		g_set_error(err, MDINDEX_ERROR, SQLITE_CANTOPEN,
 			    "cannot create its folder: %s", g_strerror(errno));
@@ -174,8 +234,13 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 			     NULL);
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
+	/* SQLite opened (or made) the file: which one it is */
+	if (g_stat(file, &st) == 0) {
+		x->dev = (guint64)st.st_dev;
+		x->ino = (guint64)st.st_ino;
+	}
 	/* eight mail deliveries at once wait for each other, within reason */
-	sqlite3_busy_timeout(x->db, 10000);
+	sqlite3_busy_handler(x->db, mdindex_wait, x);
 	/*
 	 * A page cache of up to 256 MiB (grown only as pages are read): the
 	 * first build of a 1 000 000-message maildir, whose index is 283 MB,
@@ -183,7 +248,7 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 	 * 35 s with this one, peak RSS 382 MB against the scan's 1.7 GB).
 	 * Warm runs read a few pages and stay small.
 	 */
-	return mdindex_exec(x, "PRAGMA journal_mode = WAL", err) &&
+	return exec_waiting(x, "PRAGMA journal_mode = WAL", err) &&
 	       mdindex_exec(x, "PRAGMA synchronous = NORMAL", err) &&
 	       mdindex_exec(x, "PRAGMA cache_size = -262144", err) &&
 	       check_schema(x, err);
@@ -200,20 +265,36 @@ mdindex_file(const char *real)
 	return g_build_filename(cache, "index", name, NULL);
 }
 
+/*
+ * Several runs may judge one bad file at once, and the first to remove it
+ * builds a new one: the others must not remove that (nor its -wal and
+ * -shm under its connections, which SQLite then answers with I/O errors).
+ * Removers take turns on the index folder (flock), and each removes only
+ * the file it opened.
+ */
 guint64
-mdindex_remove(const char *file)
+mdindex_remove(const struct mdindex *x, const char *file)
 {
 	static const char *const ext[] = {"", "-wal", "-shm"};
+	g_autofree char *dir = g_path_get_dirname(file);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	guint64 freed = 0;
+	GStatBuf st;
 	guint i;
 
-	for (i = 0; i < G_N_ELEMENTS(ext); i++) {
-		g_autofree char *f = g_strconcat(file, ext[i], NULL);
-		GStatBuf st;
+	if (fd >= 0)
+		flock(fd, LOCK_EX);
+	if (x->ino && g_stat(file, &st) == 0 && st.st_ino == x->ino &&
+	    (guint64)st.st_dev == x->dev) {
+		for (i = 0; i < G_N_ELEMENTS(ext); i++) {
+			g_autofree char *f = g_strconcat(file, ext[i], NULL);
 
-		if (g_stat(f, &st) == 0 && unlink(f) == 0)
-			freed += (guint64)st.st_size;
+			if (g_stat(f, &st) == 0 && unlink(f) == 0)
+				freed += (guint64)st.st_size;
+		}
 	}
+	if (fd >= 0)
+		close(fd);
 	return freed;
 }
 
