@@ -53,27 +53,36 @@ is_escaped_from(const char *line, size_t len)
 	return i > 0 && len - i >= 5 && !memcmp(line + i, "From ", 5);
 }
 
-/* Hand one message to @cb, removing one level of ">From " quoting from
- * its lines, which the caller knows hold some. */
+/*
+ * Hand one message to @cb, removing one level of ">From " quoting from
+ * its lines, which the caller knows hold some. The copy goes from one
+ * ">From " to the next (a line is quoted when only '>'s stand between
+ * its start and one), not line by line: such messages are long patches.
+ */
 static void
 unquote_lines(const char *msg, size_t len, mbox_cb cb, void *data)
 {
-	size_t pos = 0;
-	const char *line;
-	size_t ll;
-	GString *s = NULL;
+	const char *end = msg + len, *from = msg, *f, *copied = msg;
+	char *out = g_malloc(len + 1), *o = out;
 
-	s = g_string_sized_new(len);
-	while (lore_next_line(msg, len, &pos, &line, &ll)) {
-		if (is_escaped_from(line, ll))
-			g_string_append_len(s, line + 1, ll - 1);
-		else
-			g_string_append_len(s, line, ll);
-		if (line + ll < msg + len)
-			g_string_append_c(s, '\n');
+	while ((f = memmem(from, end - from, ">From ", 6))) {
+		const char *ls = f;
+
+		/* no earlier match reaches back here: it ends in "From " */
+		while (ls > msg && ls[-1] == '>')
+			ls--;
+		if (ls == msg || ls[-1] == '\n') {
+			memcpy(o, copied, ls - copied);
+			o += ls - copied;
+			copied = ls + 1; /* one '>' dropped */
+		}
+		from = f + 6;
 	}
-	cb(s->str, s->len, data);
-	g_string_free(s, TRUE);
+	memcpy(o, copied, end - copied);
+	o += end - copied;
+	*o = '\0';
+	cb(out, o - out, data);
+	g_free(out);
 }
 
 void
