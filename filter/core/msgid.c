@@ -263,3 +263,22 @@ msgid_from_arg(const char *arg)
 	}
 	return checked(id);
 }
+
+guint
+msgid_hash(gconstpointer key)
+{
+	const char *s = key;
+	size_t n = strlen(s), i;
+	guint64 h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	/* eight bytes a step, each mixed in by a multiply and a shift */
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	for (w = 0; i < n; i++)
+		w = w << 8 | (guchar)s[i];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return (guint)(h ^ h >> 29 ^ h >> 47);
+}
