@@ -1,8 +1,9 @@
 /*
  * message.c - RFC 5322 header scan. Headers are read by hand (unfolding per
  * RFC 5322 2.2.3) because threading a large archive needs only a handful of
- * them; plain subjects and dates are read here too, and anything odder
- * goes through GMime. Senders are address.c's, the body msgbody.c's.
+ * them; plain subjects are read here too, and anything odder goes
+ * through GMime. Senders are address.c's, dates msgdate.c's, the body
+ * msgbody.c's.
  */
 #include "mail/message.h"
 #include "core/msgid.h"
@@ -60,6 +61,12 @@ unfold(const char *p, size_t n)
  * that is neither a field nor the continuation of one is skipped, and
  * *@odd (when given) set: GMime reads such a header otherwise.
  */
+/* The bytes of a field name: printable ASCII but ':' */
+static const guint8 field_name_byte[256] = {
+    [0x21 ... 0x39] = TRUE,
+    [0x3b ... 0x7e] = TRUE,
+};
+
 typedef gboolean (*header_fn)(const char *name, size_t nlen, const char *val,
 			      size_t vlen, void *data);
 
@@ -100,8 +107,7 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 			size_t k = 0;
 
 			/* a field name: printable ASCII up to its colon */
-			while (k < cl && line[k] > ' ' && line[k] <= '~' &&
-			       line[k] != ':')
+			while (k < cl && field_name_byte[(guchar)line[k]])
 				k++;
 			if (k == 0 || k == cl || line[k] != ':') {
 				if (odd) /* not a field: tolerate and skip */
@@ -356,100 +362,18 @@ id_at(struct span v, char **room)
 	return id;
 }
 
-/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it. */
+/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it.
+ * What lore_one_line_ascii() made (@ascii) is printable ASCII already. */
 static gboolean
-plain_ascii(const char *s)
+plain_ascii(const char *s, gboolean ascii)
 {
+	if (ascii)
+		return !strstr(s, "=?");
 	for (; *s; s++)
 		if ((guchar)*s < 0x20 || (guchar)*s > 0x7e ||
 		    (s[0] == '=' && s[1] == '?'))
 			return FALSE;
 	return TRUE;
-}
-
-/* Read @n digits at *@p into *@v and move past them. */
-static gboolean
-digits(const char **p, int n, int *v)
-{
-	int i;
-
-	for (*v = 0, i = 0; i < n; i++, (*p)++) {
-		if (!g_ascii_isdigit(**p))
-			return FALSE;
-		*v = *v * 10 + (**p - '0');
-	}
-	return TRUE;
-}
-
-/*
- * "[Ddd, ]D Mmm YYYY HH:MM:SS +ZZZZ", the form nearly every mailer writes,
- * read without GMime's date parser and the GDateTime it builds. FALSE for
- * anything else (no seconds, two-digit years, zone names, comments,
- * impossible dates), which GMime then reads.
- */
-static gboolean
-simple_date(const char *s, gint64 *t, int *tz)
-{
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	static const char days[] = "MonTueWedThuFriSatSun";
-	const char *p = s, *m;
-	int d, y, h, mi, sec, zh, zm, mon;
-	GDate date;
-
-	if (g_ascii_isalpha(*p)) {
-		if (!p[1] || !p[2])
-			return FALSE;
-		m = strstr(days, (char[]){p[0], p[1], p[2], 0});
-		if (!m || (m - days) % 3 || strncmp(p + 3, ", ", 2))
-			return FALSE;
-		p += 5;
-	}
-	if (!digits(&p, 1, &d))
-		return FALSE;
-	if (g_ascii_isdigit(*p))
-		d = d * 10 + (*p++ - '0');
-	if (*p++ != ' ' || !*p || !p[1] || !p[2] || p[3] != ' ')
-		return FALSE;
-	m = strstr(months, (char[]){p[0], p[1], p[2], 0});
-	if (!m || (m - months) % 3)
-		return FALSE;
-	mon = (m - months) / 3 + 1;
-	p += 4;
-	if (!digits(&p, 4, &y) || *p++ != ' ' || !digits(&p, 2, &h) ||
-	    *p++ != ':' || !digits(&p, 2, &mi) || *p++ != ':' ||
-	    !digits(&p, 2, &sec) || *p++ != ' ' || (*p != '+' && *p != '-'))
-		return FALSE;
-	m = p++;
-	if (!digits(&p, 2, &zh) || !digits(&p, 2, &zm) || *p)
-		return FALSE;
-	if (y < 1970 || h > 23 || mi > 59 || sec > 59 || zh > 14 || zm > 59 ||
-	    !g_date_valid_dmy(d, mon, y))
-		return FALSE;
-	g_date_clear(&date, 1);
-	g_date_set_dmy(&date, d, mon, y);
-	*tz = (*m == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
-	/* 719163: the Julian day (GLib counts from 1 January of year 1)
-	 * of 1 January 1970 */
-	*t = (gint64)(g_date_get_julian(&date) - 719163) * 86400 + h * 3600 +
-	     mi * 60 + sec - *tz;
-	return TRUE;
-}
-
-static void
-decode_dates(struct message *m)
-{
-	GDateTime *dt;
-
-	if (!m->date_hdr)
-		return;
-	if (simple_date(m->date_hdr, &m->date, &m->date_tz))
-		return;
-	dt = g_mime_utils_header_decode_date(m->date_hdr);
-	if (!dt)
-		return;
-	m->date = g_date_time_to_unix(dt);
-	m->date_tz = (int)(g_date_time_get_utc_offset(dt) / G_TIME_SPAN_SECOND);
-	g_date_time_unref(dt);
 }
 
 /* The header's strings, in @room; the sender's name and address too
@@ -471,7 +395,8 @@ header_strings(struct message *m, const struct collect *c, char *room)
 	m->cc_hdr = one_line_at(c->cc, &room);
 	m->ctype_hdr = unfold_at(c->ctype, &room);
 	m->cte_hdr = unfold_at(c->cte, &room);
-	if (m->subject && plain_ascii(m->subject)) {
+	if (m->subject &&
+	    plain_ascii(m->subject, !message_owns_apart(m, m->subject))) {
 		/* nothing to decode, and it is one clean line already */
 	} else if (m->subject) {
 		char *d = rfc2047_decode(m->subject);
@@ -542,7 +467,7 @@ message_parse(const char *buf, size_t len, GError **err)
 	m->dkim_signed = c.dkim_signed;
 	m->dev_signed = c.dev_signed;
 	header_strings(m, &c, m->raw + rlen + 1);
-	decode_dates(m);
+	message_read_date(m);
 	return m;
 }
 

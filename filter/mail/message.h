@@ -122,6 +122,10 @@ extern const char *const message_once_fields[];
 /* How many header fields named @name (any case) @msg has. */
 guint message_header_count(const struct message *msg, const char *name);
 
+/* m->date and m->date_tz from m->date_hdr, for message_parse() (0 and 0
+ * when it is absent or unreadable). (msgdate.c) */
+void message_read_date(struct message *m);
+
 /* Parse an address header's first mailbox into name and email (g_free),
  * each one clean line (lore_one_line), "" when absent. (address.c) */
 void message_parse_addr(const char *value, char **name, char **email);
