@@ -301,12 +301,12 @@ mbox_stream_new(mbox_cb cb, void *data)
 	return stream_new(&st);
 }
 
-void
-mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
+/* Split what s->buf holds, and drop what was handed over. */
+static void
+stream_split(struct mbox_stream *s)
 {
 	struct split *st = &s->st;
 
-	g_string_append_len(s->buf, p, n);
 	split_lines(st, s->buf->str, s->buf->len, FALSE);
 	/* what was handed over is no longer needed */
 	if (st->have && st->start) {
@@ -317,6 +317,13 @@ mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
 		    st->searched > st->start ? st->searched - st->start : 0;
 		st->start = 0;
 	}
+}
+
+void
+mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
+{
+	g_string_append_len(s->buf, p, n);
+	stream_split(s);
 }
 
 size_t
@@ -379,17 +386,24 @@ static gboolean
 split_stream(read_fn rd, void *handle, const struct split *init)
 {
 	struct mbox_stream *s = stream_new(init);
-	char *chunk = g_malloc(SPLIT_CHUNK);
 	gssize n = 0;
 
-	while (!(init->stop && *init->stop) &&
-	       (n = rd(handle, chunk, SPLIT_CHUNK)) > 0)
-		mbox_stream_feed(s, chunk, n);
+	/* read straight into the buffer, where it is split: a chunk is not
+	 * copied a second time */
+	while (!(init->stop && *init->stop)) {
+		size_t held = s->buf->len;
+
+		g_string_set_size(s->buf, held + SPLIT_CHUNK);
+		n = rd(handle, s->buf->str + held, SPLIT_CHUNK);
+		g_string_set_size(s->buf, held + (n > 0 ? (size_t)n : 0));
+		if (n <= 0)
+			break;
+		stream_split(s);
+	}
 	if (init->stop && *init->stop)
 		n = 0;
 	if (n == 0)
 		mbox_stream_end(s);
-	g_free(chunk);
 	mbox_stream_free(s);
 	return n == 0;
 }
