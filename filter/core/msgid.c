@@ -43,6 +43,33 @@ msgid_valid(const char *id)
 	return TRUE;
 }
 
+/*
+ * Are the @n bytes at @s (n > 0) all id_byte_ok, the ASCII id nearly
+ * every mailer makes? Eight at a time; FALSE leaves the verdict to
+ * msgid_valid() (a NUL, a blank, a bracket or UTF-8 among them).
+ */
+static gboolean
+ascii_id(const char *s, size_t n)
+{
+	const guint64 ones = 0x0101010101010101ull, high = ones * 0x80;
+	guint64 w, lt, gt;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		lt = w ^ (ones * '<');
+		gt = w ^ (ones * '>');
+		/* a byte below '!', of 0x7f and above, '<' or '>' */
+		if (((w - ones * 0x21) & ~w & high) || (((w + ones) | w) & high) ||
+		    ((lt - ones) & ~lt & high) || ((gt - ones) & ~gt & high))
+			return FALSE;
+	}
+	for (; i < n; i++)
+		if (!id_byte_ok[(guchar)s[i]])
+			return FALSE;
+	return n > 0;
+}
+
 static char *
 checked(char *id)
 {
@@ -109,7 +136,7 @@ msgid_from_header_to(const char *value, size_t n, char *buf)
 		return NULL;
 	memcpy(buf, id, len);
 	buf[len] = '\0';
-	return msgid_valid(buf) ? buf : NULL;
+	return ascii_id(buf, len) || msgid_valid(buf) ? buf : NULL;
 }
 
 char *
@@ -175,7 +202,7 @@ add_into(const char *id, size_t len, void *data)
 
 	memcpy(l->o, id, len);
 	l->o[len] = '\0';
-	if (!msgid_valid(l->o))
+	if (!ascii_id(l->o, len) && !msgid_valid(l->o))
 		return; /* its room is taken by the next */
 	g_ptr_array_add(l->ids, l->o);
 	l->o += strlen(l->o) + 1;
