@@ -60,8 +60,9 @@ ascii_id(const char *s, size_t n)
 		lt = w ^ (ones * '<');
 		gt = w ^ (ones * '>');
 		/* a byte below '!', of 0x7f and above, '<' or '>' */
-		if (((w - ones * 0x21) & ~w & high) || (((w + ones) | w) & high) ||
-		    ((lt - ones) & ~lt & high) || ((gt - ones) & ~gt & high))
+		if (((w - ones * 0x21) & ~w & high) ||
+		    (((w + ones) | w) & high) || ((lt - ones) & ~lt & high) ||
+		    ((gt - ones) & ~gt & high))
 			return FALSE;
 	}
 	for (; i < n; i++)
