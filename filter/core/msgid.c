@@ -43,6 +43,34 @@ msgid_valid(const char *id)
 	return TRUE;
 }
 
+/*
+ * Are the @n bytes at @s (n > 0) all id_byte_ok, the ASCII id nearly
+ * every mailer makes? Eight at a time; FALSE leaves the verdict to
+ * msgid_valid() (a NUL, a blank, a bracket or UTF-8 among them).
+ */
+static gboolean
+ascii_id(const char *s, size_t n)
+{
+	const guint64 ones = 0x0101010101010101ull, high = ones * 0x80;
+	guint64 w, lt, gt;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		lt = w ^ (ones * '<');
+		gt = w ^ (ones * '>');
+		/* a byte below '!', of 0x7f and above, '<' or '>' */
+		if (((w - ones * 0x21) & ~w & high) ||
+		    (((w + ones) | w) & high) || ((lt - ones) & ~lt & high) ||
+		    ((gt - ones) & ~gt & high))
+			return FALSE;
+	}
+	for (; i < n; i++)
+		if (!id_byte_ok[(guchar)s[i]])
+			return FALSE;
+	return n > 0;
+}
+
 static char *
 checked(char *id)
 {
@@ -53,14 +81,18 @@ checked(char *id)
 	return id;
 }
 
-char *
-msgid_from_header_len(const char *value, size_t n)
+/*
+ * Where the first id of a header value lies: between the first '<' and
+ * the next '>', white space trimmed; or, as some mailers drop the
+ * brackets, the first word (up to a NUL). FALSE for no value.
+ */
+static gboolean
+header_id_span(const char *value, size_t n, const char **id, size_t *len)
 {
-	const char *lt, *gt, *end = value + n;
-	char *id;
+	const char *lt, *gt, *end = value + n, *s, *e;
 
 	if (!value)
-		return NULL;
+		return FALSE;
 	lt = memchr(value, '<', n);
 	if (lt && (gt = memchr(lt + 1, '>', end - lt - 1))) {
 		/* trimmed before it is copied, as g_strstrip() would */
@@ -68,12 +100,44 @@ msgid_from_header_len(const char *value, size_t n)
 			;
 		while (gt > lt && g_ascii_isspace(gt[-1]))
 			gt--;
-		return checked(g_strndup(lt, gt - lt));
+		*id = lt;
+		*len = gt - lt;
+		return TRUE;
 	}
-	/* Some mailers drop the brackets: take the first word. */
-	id = g_strstrip(g_strndup(value, n));
-	id[strcspn(id, " \t\r\n")] = '\0';
-	return checked(id);
+	/* g_strstrip() of the value up to a NUL, then its first word */
+	e = value + strnlen(value, n);
+	for (s = value; s < e && g_ascii_isspace(*s); s++)
+		;
+	while (e > s && g_ascii_isspace(e[-1]))
+		e--;
+	*id = s;
+	for (*len = 0; s + *len < e && !strchr(" \t\r\n", s[*len]); ++*len)
+		;
+	return TRUE;
+}
+
+char *
+msgid_from_header_len(const char *value, size_t n)
+{
+	const char *id;
+	size_t len;
+
+	if (!header_id_span(value, n, &id, &len))
+		return NULL;
+	return checked(g_strndup(id, len));
+}
+
+char *
+msgid_from_header_to(const char *value, size_t n, char *buf)
+{
+	const char *id;
+	size_t len;
+
+	if (!header_id_span(value, n, &id, &len))
+		return NULL;
+	memcpy(buf, id, len);
+	buf[len] = '\0';
+	return ascii_id(buf, len) || msgid_valid(buf) ? buf : NULL;
 }
 
 char *
@@ -82,34 +146,76 @@ msgid_from_header(const char *value)
 	return value ? msgid_from_header_len(value, strlen(value)) : NULL;
 }
 
-GPtrArray *
-msgid_list_len(const char *value, size_t n)
+/* Each id of a References value, valid or not, in turn: @fn gets its
+ * bytes, white space around it trimmed. */
+static void
+each_listed_id(const char *value, size_t n,
+	       void (*fn)(const char *id, size_t len, void *data), void *data)
 {
-	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
 	const char *p = value, *end;
 
 	if (!value)
-		return ids; /* no References field */
+		return; /* no References field */
 	end = value + n;
 	while (p && (p = memchr(p, '<', end - p))) {
 		const char *gt = memchr(p + 1, '>', end - p - 1), *s, *e;
-		char *id;
 
 		if (!gt)
 			break;
-		/* white space around the id trimmed before it is copied */
 		s = p + 1;
 		e = gt;
 		while (s < e && g_ascii_isspace(*s))
 			s++;
 		while (e > s && g_ascii_isspace(e[-1]))
 			e--;
-		id = checked(g_strndup(s, e - s));
-		if (id)
-			g_ptr_array_add(ids, id);
+		fn(s, e - s, data);
 		p = gt + 1;
 	}
+}
+
+static void
+add_copy(const char *id, size_t len, void *data)
+{
+	char *c = checked(g_strndup(id, len));
+
+	if (c)
+		g_ptr_array_add(data, c);
+}
+
+GPtrArray *
+msgid_list_len(const char *value, size_t n)
+{
+	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
+
+	each_listed_id(value, n, add_copy, ids);
 	return ids;
+}
+
+struct list_to {
+	GPtrArray *ids;
+	char *buf, *o;
+};
+
+static void
+add_into(const char *id, size_t len, void *data)
+{
+	struct list_to *l = data;
+
+	memcpy(l->o, id, len);
+	l->o[len] = '\0';
+	if (!ascii_id(l->o, len) && !msgid_valid(l->o))
+		return; /* its room is taken by the next */
+	g_ptr_array_add(l->ids, l->o);
+	l->o += strlen(l->o) + 1;
+}
+
+size_t
+msgid_list_to(const char *value, size_t n, GPtrArray *ids, char *buf)
+{
+	struct list_to l = {ids, buf, buf};
+
+	each_listed_id(value, n, add_into, &l);
+	return l.o - buf;
 }
 
 GPtrArray *
@@ -184,4 +290,23 @@ msgid_from_arg(const char *arg)
 		id = t;
 	}
 	return checked(id);
+}
+
+guint
+msgid_hash(gconstpointer key)
+{
+	const char *s = key;
+	size_t n = strlen(s), i;
+	guint64 h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	/* eight bytes a step, each mixed in by a multiply and a shift */
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	for (w = 0; i < n; i++)
+		w = w << 8 | (guchar)s[i];
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return (guint)(h ^ h >> 29 ^ h >> 47);
 }

@@ -29,6 +29,24 @@ char *msgid_from_header_len(const char *value, size_t n);
 GPtrArray *msgid_list(const char *value);
 GPtrArray *msgid_list_len(const char *value, size_t n);
 
+/*
+ * The same two with the ids copied into @buf, the caller's, which has
+ * room for @n + 1 bytes (the ids lie between brackets in @value): the id
+ * in @buf or NULL; each id added to @ids (borrowed from @buf, which the
+ * array must not free) and the bytes of @buf used returned. For a
+ * message's one allocation (message.c).
+ */
+char *msgid_from_header_to(const char *value, size_t n, char *buf);
+size_t msgid_list_to(const char *value, size_t n, GPtrArray *ids, char *buf);
+
+/*
+ * A GHashFunc for ids (or any string), with g_str_equal: eight bytes a
+ * step where g_str_hash() takes one, as a thread's tables look up every
+ * id of every References field. No more open to chosen collisions than
+ * g_str_hash().
+ */
+guint msgid_hash(gconstpointer key);
+
 /* TRUE when @id is acceptable: non-empty, valid UTF-8, no white space,
  * no C0/C1 control characters, no angle brackets. */
 gboolean msgid_valid(const char *id);

@@ -189,13 +189,8 @@ single_spaced(const char *s, size_t n)
 	return TRUE;
 }
 
-/*
- * lore_one_line() of plain ASCII without a NUL, in one pass into @out
- * (@len + 1 bytes); FALSE at the first other byte, when @out holds nothing
- * of use.
- */
-static gboolean
-one_line_ascii(const char *s, size_t len, char *out)
+gssize
+lore_one_line_ascii(const char *s, size_t len, char *out)
 {
 	size_t a = 0, b = len, i;
 	char *o = out;
@@ -208,13 +203,13 @@ one_line_ascii(const char *s, size_t len, char *out)
 	if (single_spaced(s + a, b - a)) {
 		memcpy(out, s + a, b - a);
 		out[b - a] = '\0';
-		return TRUE;
+		return b - a;
 	}
 	for (i = 0; i < len;) {
 		guchar c = s[i];
 
 		if (c >= 0x80 || !c)
-			return FALSE;
+			return -1;
 		if (c <= ' ' || c == 0x7f) {
 			sp = TRUE;
 			i++;
@@ -228,7 +223,7 @@ one_line_ascii(const char *s, size_t len, char *out)
 			*o++ = s[i++];
 	}
 	*o = '\0';
-	return TRUE;
+	return o - out;
 }
 
 char *
@@ -245,7 +240,7 @@ lore_one_line(const char *s, gssize len)
 		len = strlen(s);
 	out = g_malloc(len + 1);
 	/* nearly every header of every message is plain ASCII */
-	if (one_line_ascii(s, len, out))
+	if (lore_one_line_ascii(s, len, out) >= 0)
 		return out;
 	g_free(out);
 	u = lore_to_utf8(s, len, NULL);

@@ -78,6 +78,14 @@ char *lore_term_safe(const char *s, gssize len);
 char *lore_one_line(const char *s, gssize len);
 
 /*
+ * lore_one_line() of plain ASCII without a NUL, in one pass into @out
+ * (@len + 1 bytes, the caller's): the length written, or -1 at the first
+ * other byte, when @out holds nothing of use and lore_one_line() is the
+ * way.
+ */
+gssize lore_one_line_ascii(const char *s, size_t len, char *out);
+
+/*
  * The Trojan Source defence (b4's rule, and a little more): the first
  * Unicode format character (category Cf: bidi overrides and isolates,
  * zero-width characters, ...) of @text on a line without a letter of the

@@ -56,10 +56,10 @@ plain_addr(const char *p, size_t n)
  * ASCII, where the name is atoms separated by single spaces (headers come
  * here unfolded): no quotes, comments, encoded words, groups or lists, so
  * there is nothing for GMime's address parser to interpret. Returns FALSE
- * for anything else.
+ * for anything else; else where the name and the address lie in @v.
  */
-static gboolean
-simple_mailbox(const char *v, char **name, char **email)
+gboolean
+message_addr_simple(const char *v, struct message_addr_span *out)
 {
 	size_t n = strlen(v), i;
 	const char *lt;
@@ -73,8 +73,10 @@ simple_mailbox(const char *v, char **name, char **email)
 	if (v[n - 1] != '>') {
 		if (!plain_addr(v, n))
 			return FALSE;
-		*name = g_strdup("");
-		*email = g_strndup(v, n);
+		out->name = v;
+		out->name_len = 0;
+		out->email = v;
+		out->email_len = n;
 		return TRUE;
 	}
 	lt = memchr(v, '<', n);
@@ -96,8 +98,10 @@ simple_mailbox(const char *v, char **name, char **email)
 	}
 	if (lt > v && lt[-1] != ' ')
 		return FALSE;
-	*name = g_strndup(v, lt > v ? (size_t)(lt - 1 - v) : 0);
-	*email = g_strndup(lt + 1, v + n - 1 - (lt + 1));
+	out->name = v;
+	out->name_len = lt > v ? (size_t)(lt - 1 - v) : 0;
+	out->email = lt + 1;
+	out->email_len = v + n - 1 - (lt + 1);
 	return TRUE;
 }
 
@@ -105,14 +109,18 @@ void
 message_parse_addr(const char *value, char **name, char **email)
 {
 	InternetAddressList *list;
+	struct message_addr_span sp;
 
 	*name = NULL;
 	*email = NULL;
 	if (!value)
 		goto out;
 	/* atoms and a plain address: one clean line as they are */
-	if (simple_mailbox(value, name, email))
+	if (message_addr_simple(value, &sp)) {
+		*name = g_strndup(sp.name, sp.name_len);
+		*email = g_strndup(sp.email, sp.email_len);
 		return;
+	}
 	list = internet_address_list_parse(NULL, value);
 	if (list) {
 		int i, n = internet_address_list_length(list);

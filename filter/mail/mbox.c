@@ -53,27 +53,36 @@ is_escaped_from(const char *line, size_t len)
 	return i > 0 && len - i >= 5 && !memcmp(line + i, "From ", 5);
 }
 
-/* Hand one message to @cb, removing one level of ">From " quoting from
- * its lines, which the caller knows hold some. */
+/*
+ * Hand one message to @cb, removing one level of ">From " quoting from
+ * its lines, which the caller knows hold some. The copy goes from one
+ * ">From " to the next (a line is quoted when only '>'s stand between
+ * its start and one), not line by line: such messages are long patches.
+ */
 static void
 unquote_lines(const char *msg, size_t len, mbox_cb cb, void *data)
 {
-	size_t pos = 0;
-	const char *line;
-	size_t ll;
-	GString *s = NULL;
+	const char *end = msg + len, *from = msg, *f, *copied = msg;
+	char *out = g_malloc(len + 1), *o = out;
 
-	s = g_string_sized_new(len);
-	while (lore_next_line(msg, len, &pos, &line, &ll)) {
-		if (is_escaped_from(line, ll))
-			g_string_append_len(s, line + 1, ll - 1);
-		else
-			g_string_append_len(s, line, ll);
-		if (line + ll < msg + len)
-			g_string_append_c(s, '\n');
+	while ((f = memmem(from, end - from, ">From ", 6))) {
+		const char *ls = f;
+
+		/* no earlier match reaches back here: it ends in "From " */
+		while (ls > msg && ls[-1] == '>')
+			ls--;
+		if (ls == msg || ls[-1] == '\n') {
+			memcpy(o, copied, ls - copied);
+			o += ls - copied;
+			copied = ls + 1; /* one '>' dropped */
+		}
+		from = f + 6;
 	}
-	cb(s->str, s->len, data);
-	g_string_free(s, TRUE);
+	memcpy(o, copied, end - copied);
+	o += end - copied;
+	*o = '\0';
+	cb(out, o - out, data);
+	g_free(out);
 }
 
 void
@@ -292,12 +301,12 @@ mbox_stream_new(mbox_cb cb, void *data)
 	return stream_new(&st);
 }
 
-void
-mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
+/* Split what s->buf holds, and drop what was handed over. */
+static void
+stream_split(struct mbox_stream *s)
 {
 	struct split *st = &s->st;
 
-	g_string_append_len(s->buf, p, n);
 	split_lines(st, s->buf->str, s->buf->len, FALSE);
 	/* what was handed over is no longer needed */
 	if (st->have && st->start) {
@@ -308,6 +317,13 @@ mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
 		    st->searched > st->start ? st->searched - st->start : 0;
 		st->start = 0;
 	}
+}
+
+void
+mbox_stream_feed(struct mbox_stream *s, const char *p, size_t n)
+{
+	g_string_append_len(s->buf, p, n);
+	stream_split(s);
 }
 
 size_t
@@ -370,17 +386,24 @@ static gboolean
 split_stream(read_fn rd, void *handle, const struct split *init)
 {
 	struct mbox_stream *s = stream_new(init);
-	char *chunk = g_malloc(SPLIT_CHUNK);
 	gssize n = 0;
 
-	while (!(init->stop && *init->stop) &&
-	       (n = rd(handle, chunk, SPLIT_CHUNK)) > 0)
-		mbox_stream_feed(s, chunk, n);
+	/* read straight into the buffer, where it is split: a chunk is not
+	 * copied a second time */
+	while (!(init->stop && *init->stop)) {
+		size_t held = s->buf->len;
+
+		g_string_set_size(s->buf, held + SPLIT_CHUNK);
+		n = rd(handle, s->buf->str + held, SPLIT_CHUNK);
+		g_string_set_size(s->buf, held + (n > 0 ? (size_t)n : 0));
+		if (n <= 0)
+			break;
+		stream_split(s);
+	}
 	if (init->stop && *init->stop)
 		n = 0;
 	if (n == 0)
 		mbox_stream_end(s);
-	g_free(chunk);
 	mbox_stream_free(s);
 	return n == 0;
 }

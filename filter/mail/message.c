@@ -1,8 +1,9 @@
 /*
  * message.c - RFC 5322 header scan. Headers are read by hand (unfolding per
  * RFC 5322 2.2.3) because threading a large archive needs only a handful of
- * them; plain subjects and dates are read here too, and anything odder
- * goes through GMime. Senders are address.c's, the body msgbody.c's.
+ * them; plain subjects are read here too, and anything odder goes
+ * through GMime. Senders are address.c's, dates msgdate.c's, the body
+ * msgbody.c's.
  */
 #include "mail/message.h"
 #include "core/msgid.h"
@@ -10,6 +11,7 @@
 #include "core/util.h"
 
 #include <gmime/gmime.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Length of [p, end) after dropping a trailing '\r'. */
@@ -19,11 +21,12 @@ chomp_len(const char *p, size_t n)
 	return (n && p[n - 1] == '\r') ? n - 1 : n;
 }
 
-/* Collapse folding and runs of white space to single spaces. */
-static char *
-unfold(const char *p, size_t n)
+/* Collapse folding and runs of white space to single spaces, into @out
+ * (@n + 1 bytes); returns the length written. */
+static size_t
+unfold_into(const char *p, size_t n, char *out)
 {
-	char *out = g_malloc(n + 1), *o = out;
+	char *o = out;
 	gboolean sp = FALSE;
 	size_t i;
 
@@ -40,6 +43,15 @@ unfold(const char *p, size_t n)
 		*o++ = c;
 	}
 	*o = '\0';
+	return o - out;
+}
+
+static char *
+unfold(const char *p, size_t n)
+{
+	char *out = g_malloc(n + 1);
+
+	unfold_into(p, n, out);
 	return out;
 }
 
@@ -49,6 +61,12 @@ unfold(const char *p, size_t n)
  * that is neither a field nor the continuation of one is skipped, and
  * *@odd (when given) set: GMime reads such a header otherwise.
  */
+/* The bytes of a field name: printable ASCII but ':' */
+static const guint8 field_name_byte[256] = {
+    [0x21 ... 0x39] = TRUE,
+    [0x3b ... 0x7e] = TRUE,
+};
+
 typedef gboolean (*header_fn)(const char *name, size_t nlen, const char *val,
 			      size_t vlen, void *data);
 
@@ -89,8 +107,7 @@ scan_headers(const char *raw, size_t len, header_fn fn, void *data,
 			size_t k = 0;
 
 			/* a field name: printable ASCII up to its colon */
-			while (k < cl && line[k] > ' ' && line[k] <= '~' &&
-			       line[k] != ':')
+			while (k < cl && field_name_byte[(guchar)line[k]])
 				k++;
 			if (k == 0 || k == cl || line[k] != ':') {
 				if (odd) /* not a field: tolerate and skip */
@@ -178,11 +195,12 @@ struct span {
 	size_t n;
 };
 
+/* The first of each field read, where it lies; made into strings once the
+ * header's size (and so the room for them) is known */
 struct collect {
-	struct message *msg;
-	char *from;
-	struct span irt, refs, mid; /* read by msgid.h where they lie */
-	guint once_seen;	    /* bit i: message_once_fields[i] was seen */
+	struct span from, subject, date, to, cc, ctype, cte, irt, refs, mid;
+	guint once_seen; /* bit i: message_once_fields[i] was seen */
+	gboolean once_twice, dkim_signed, dev_signed;
 };
 
 /* Note a field of message_once_fields (index @i) seen a second time. */
@@ -190,7 +208,7 @@ static void
 seen_once_field(struct collect *c, guint i)
 {
 	if (c->once_seen & (1u << i))
-		c->msg->once_twice = TRUE;
+		c->once_twice = TRUE;
 	c->once_seen |= 1u << i;
 }
 
@@ -221,82 +239,136 @@ collect_field(const char *name, size_t nlen, const char *val, size_t vlen,
 	      void *data)
 {
 	struct collect *c = data;
-	struct message *m = c->msg;
-	char **slot = NULL;
-	struct span *ids = NULL;
+	struct span *at = NULL;
 	int once = -1; /* its index in message_once_fields */
 
 	switch (g_ascii_tolower(name[0])) {
 	case 'm':
 		if (IS("message-id"))
-			ids = &c->mid, once = 4;
+			at = &c->mid, once = 4;
 		break;
 	case 'i':
 		if (IS("in-reply-to"))
-			ids = &c->irt, once = 7;
+			at = &c->irt, once = 7;
 		break;
 	case 'r':
 		if (IS("references"))
-			ids = &c->refs, once = 8;
+			at = &c->refs, once = 8;
 		break;
 	case 's':
 		if (IS("subject"))
-			slot = &m->subject, once = 2;
+			at = &c->subject, once = 2;
 		else if (IS("sender"))
 			once = 1;
 		break;
 	case 'f':
 		if (IS("from"))
-			slot = &c->from, once = 0;
+			at = &c->from, once = 0;
 		break;
 	case 'd':
 		if (IS("date"))
-			slot = &m->date_hdr, once = 3;
+			at = &c->date, once = 3;
 		else if (IS("dkim-signature"))
-			m->dkim_signed = TRUE;
+			c->dkim_signed = TRUE;
 		break;
 	case 'x':
 		if (IS("x-developer-signature"))
-			m->dev_signed = TRUE;
+			c->dev_signed = TRUE;
 		break;
 	case 't':
 		if (IS("to"))
-			slot = &m->to_hdr, once = 5;
+			at = &c->to, once = 5;
 		break;
 	case 'c':
 		if (IS("cc"))
-			slot = &m->cc_hdr, once = 6;
+			at = &c->cc, once = 6;
 		else if (IS("content-type"))
-			slot = &m->ctype_hdr;
+			at = &c->ctype;
 		else if (IS("content-transfer-encoding"))
-			slot = &m->cte_hdr;
+			at = &c->cte;
 		break;
 	}
 	if (once >= 0)
 		seen_once_field(c, once);
 	/* the first of a field is the one read, as git mailinfo and
-	 * patchwork read it; msgid.h reads ids between <> and strips white
-	 * space around them itself, so folding needs no undoing for these */
-	if (ids && !ids->p) {
-		ids->p = val;
-		ids->n = vlen;
+	 * patchwork read it */
+	if (at && !at->p) {
+		at->p = val;
+		at->n = vlen;
 	}
-	if (!slot || *slot)
-		return TRUE;
-	/* what reaches the output or the terminal is cleaned at once; ids
-	 * and MIME parameters are kept as written for their parsers */
-	if (slot == &m->subject || slot == &c->from || slot == &m->date_hdr ||
-	    slot == &m->to_hdr || slot == &m->cc_hdr)
-		*slot = lore_one_line(val, vlen);
-	else
-		*slot = unfold(val, vlen);
 	return TRUE;
 }
 
-/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it. */
-static gboolean
-plain_ascii(const char *s)
+/*
+ * The room the header's strings take in the message's one allocation:
+ * each at most its field's bytes and a NUL (the one-line copy, the
+ * unfolding and the ids only drop bytes), the sender's name and address
+ * at most the From field's each, and an empty subject.
+ */
+static size_t
+strings_room(const struct collect *c)
 {
+	return c->from.n * 3 + c->subject.n + c->date.n + c->to.n + c->cc.n +
+	       c->ctype.n + c->cte.n + c->irt.n + c->refs.n + c->mid.n + 16;
+}
+
+/* What reaches the output or the terminal is cleaned at once (a plain
+ * ASCII value in @room, anything else apart); NULL for no field. */
+static char *
+one_line_at(struct span v, char **room)
+{
+	gssize n;
+	char *s = *room;
+
+	if (!v.p)
+		return NULL;
+	n = lore_one_line_ascii(v.p, v.n, s);
+	if (n < 0)
+		return lore_one_line(v.p, v.n);
+	*room += n + 1;
+	return s;
+}
+
+/* ids and MIME parameters are kept as written for their parsers */
+static char *
+unfold_at(struct span v, char **room)
+{
+	char *s = *room;
+
+	if (!v.p)
+		return NULL;
+	*room += unfold_into(v.p, v.n, s) + 1;
+	return s;
+}
+
+static char *
+copy_at(const char *p, size_t n, char **room)
+{
+	char *s = *room;
+
+	memcpy(s, p, n);
+	s[n] = '\0';
+	*room += n + 1;
+	return s;
+}
+
+static char *
+id_at(struct span v, char **room)
+{
+	char *id = v.p ? msgid_from_header_to(v.p, v.n, *room) : NULL;
+
+	if (id)
+		*room += strlen(id) + 1;
+	return id;
+}
+
+/* Printable ASCII without an RFC 2047 encoded word: decoding keeps it.
+ * What lore_one_line_ascii() made (@ascii) is printable ASCII already. */
+static gboolean
+plain_ascii(const char *s, gboolean ascii)
+{
+	if (ascii)
+		return !strstr(s, "=?");
 	for (; *s; s++)
 		if ((guchar)*s < 0x20 || (guchar)*s > 0x7e ||
 		    (s[0] == '=' && s[1] == '?'))
@@ -304,89 +376,46 @@ plain_ascii(const char *s)
 	return TRUE;
 }
 
-/* Read @n digits at *@p into *@v and move past them. */
-static gboolean
-digits(const char **p, int n, int *v)
-{
-	int i;
-
-	for (*v = 0, i = 0; i < n; i++, (*p)++) {
-		if (!g_ascii_isdigit(**p))
-			return FALSE;
-		*v = *v * 10 + (**p - '0');
-	}
-	return TRUE;
-}
-
-/*
- * "[Ddd, ]D Mmm YYYY HH:MM:SS +ZZZZ", the form nearly every mailer writes,
- * read without GMime's date parser and the GDateTime it builds. FALSE for
- * anything else (no seconds, two-digit years, zone names, comments,
- * impossible dates), which GMime then reads.
- */
-static gboolean
-simple_date(const char *s, gint64 *t, int *tz)
-{
-	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
-	static const char days[] = "MonTueWedThuFriSatSun";
-	const char *p = s, *m;
-	int d, y, h, mi, sec, zh, zm, mon;
-	GDate date;
-
-	if (g_ascii_isalpha(*p)) {
-		if (!p[1] || !p[2])
-			return FALSE;
-		m = strstr(days, (char[]){p[0], p[1], p[2], 0});
-		if (!m || (m - days) % 3 || strncmp(p + 3, ", ", 2))
-			return FALSE;
-		p += 5;
-	}
-	if (!digits(&p, 1, &d))
-		return FALSE;
-	if (g_ascii_isdigit(*p))
-		d = d * 10 + (*p++ - '0');
-	if (*p++ != ' ' || !*p || !p[1] || !p[2] || p[3] != ' ')
-		return FALSE;
-	m = strstr(months, (char[]){p[0], p[1], p[2], 0});
-	if (!m || (m - months) % 3)
-		return FALSE;
-	mon = (m - months) / 3 + 1;
-	p += 4;
-	if (!digits(&p, 4, &y) || *p++ != ' ' || !digits(&p, 2, &h) ||
-	    *p++ != ':' || !digits(&p, 2, &mi) || *p++ != ':' ||
-	    !digits(&p, 2, &sec) || *p++ != ' ' || (*p != '+' && *p != '-'))
-		return FALSE;
-	m = p++;
-	if (!digits(&p, 2, &zh) || !digits(&p, 2, &zm) || *p)
-		return FALSE;
-	if (y < 1970 || h > 23 || mi > 59 || sec > 59 || zh > 14 || zm > 59 ||
-	    !g_date_valid_dmy(d, mon, y))
-		return FALSE;
-	g_date_clear(&date, 1);
-	g_date_set_dmy(&date, d, mon, y);
-	*tz = (*m == '-' ? -1 : 1) * (zh * 3600 + zm * 60);
-	/* 719163: the Julian day (GLib counts from 1 January of year 1)
-	 * of 1 January 1970 */
-	*t = (gint64)(g_date_get_julian(&date) - 719163) * 86400 + h * 3600 +
-	     mi * 60 + sec - *tz;
-	return TRUE;
-}
-
+/* The header's strings, in @room; the sender's name and address too
+ * when they are plain. */
 static void
-decode_dates(struct message *m)
+header_strings(struct message *m, const struct collect *c, char *room)
 {
-	GDateTime *dt;
+	struct message_addr_span sp;
 
-	if (!m->date_hdr)
-		return;
-	if (simple_date(m->date_hdr, &m->date, &m->date_tz))
-		return;
-	dt = g_mime_utils_header_decode_date(m->date_hdr);
-	if (!dt)
-		return;
-	m->date = g_date_time_to_unix(dt);
-	m->date_tz = (int)(g_date_time_get_utc_offset(dt) / G_TIME_SPAN_SECOND);
-	g_date_time_unref(dt);
+	m->msgid = id_at(c->mid, &room);
+	m->in_reply_to = id_at(c->irt, &room);
+	m->refs = g_ptr_array_new();
+	if (c->refs.p)
+		room += msgid_list_to(c->refs.p, c->refs.n, m->refs, room);
+	m->subject = one_line_at(c->subject, &room);
+	m->from_hdr = one_line_at(c->from, &room);
+	m->date_hdr = one_line_at(c->date, &room);
+	m->to_hdr = one_line_at(c->to, &room);
+	m->cc_hdr = one_line_at(c->cc, &room);
+	m->ctype_hdr = unfold_at(c->ctype, &room);
+	m->cte_hdr = unfold_at(c->cte, &room);
+	if (m->subject &&
+	    plain_ascii(m->subject, !message_owns_apart(m, m->subject))) {
+		/* nothing to decode, and it is one clean line already */
+	} else if (m->subject) {
+		char *d = rfc2047_decode(m->subject);
+
+		/* one in the room is left there */
+		if (message_owns_apart(m, m->subject))
+			g_free(m->subject);
+		m->subject = lore_one_line(d, -1);
+		g_free(d);
+	} else {
+		m->subject = copy_at("", 0, &room);
+	}
+	if (m->from_hdr && message_addr_simple(m->from_hdr, &sp)) {
+		m->from_name = copy_at(sp.name, sp.name_len, &room);
+		m->from_email = copy_at(sp.email, sp.email_len, &room);
+	} else {
+		message_parse_addr(m->from_hdr, &m->from_name, &m->from_email);
+	}
+	g_assert(room <= m->block_end);
 }
 
 struct message *
@@ -395,7 +424,8 @@ message_parse(const char *buf, size_t len, GError **err)
 	struct message *m;
 	struct collect c = {0};
 	guint nfields = 0;
-	size_t skip = 0;
+	size_t skip = 0, rlen, off, room;
+	gboolean odd = FALSE;
 
 	if (len > LORE_MAX_MESSAGE) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
@@ -409,44 +439,58 @@ message_parse(const char *buf, size_t len, GError **err)
 
 		skip = nl ? (size_t)(nl - buf + 1) : len;
 	}
-	m = g_new0(struct message, 1);
-	m->raw = g_malloc(len - skip + 1);
-	/* an empty file (a .gz inflated to nothing) may come as NULL, 0 */
-	if (len > skip)
-		memcpy(m->raw, buf + skip, len - skip);
-	m->raw[len - skip] = '\0';
-	m->len = len - skip;
-	c.msg = m;
-	m->body_off = scan_headers(m->raw, m->len, collect_field, &c, &nfields,
-				   &m->hdr_odd);
-	if (nfields == 0 || memchr(m->raw, '\0', m->body_off)) {
+	rlen = len - skip;
+	/* read where it lies (the strings are made from there too), copied
+	 * once its strings' room is known */
+	off = scan_headers(buf + skip, rlen, collect_field, &c, &nfields, &odd);
+	if (nfields == 0 || memchr(buf + skip, '\0', off)) {
 		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 			    nfields ? "NUL byte in the message header"
 				    : "not a mail message (no header fields)");
-		g_free(c.from);
-		message_free(m);
 		return NULL;
 	}
-	m->msgid = c.mid.p ? msgid_from_header_len(c.mid.p, c.mid.n) : NULL;
-	m->in_reply_to =
-	    c.irt.p ? msgid_from_header_len(c.irt.p, c.irt.n) : NULL;
-	m->refs = msgid_list_len(c.refs.p, c.refs.n);
-	if (m->subject && plain_ascii(m->subject)) {
-		/* nothing to decode, and it is one clean line already */
-	} else if (m->subject) {
-		char *d = rfc2047_decode(m->subject);
-
-		g_free(m->subject);
-		m->subject = lore_one_line(d, -1);
-		g_free(d);
-	} else {
-		m->subject = g_strdup("");
-	}
-	message_parse_addr(c.from, &m->from_name, &m->from_email);
-	decode_dates(m);
-	/* kept for git's own author rules (mailinfo.h) */
-	m->from_hdr = c.from;
+	/* one allocation: the struct, the raw bytes, the header's strings
+	 * (bounded by the header: 64 MiB at most, times four) */
+	room = strings_room(&c);
+	m = g_malloc(sizeof(*m) + rlen + 1 + room);
+	memset(m, 0, sizeof(*m));
+	m->raw = (char *)(m + 1);
+	m->block_end = m->raw + rlen + 1 + room;
+	/* an empty file (a .gz inflated to nothing) may come as NULL, 0 */
+	if (rlen)
+		memcpy(m->raw, buf + skip, rlen);
+	m->raw[rlen] = '\0';
+	m->len = rlen;
+	m->body_off = off;
+	m->hdr_odd = odd;
+	m->once_twice = c.once_twice;
+	m->dkim_signed = c.dkim_signed;
+	m->dev_signed = c.dev_signed;
+	header_strings(m, &c, m->raw + rlen + 1);
+	message_read_date(m);
 	return m;
+}
+
+gboolean
+message_owns_apart(const struct message *m, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return a < (uintptr_t)m || a >= (uintptr_t)m->block_end;
+}
+
+/* g_free() of a string of @m's that is not in its one allocation */
+#define FREE_APART(m, p)                                                       \
+	do {                                                                   \
+		if ((p) && message_owns_apart(m, p))                           \
+			g_free(p);                                             \
+	} while (0)
+
+void
+message_set_in_reply_to(struct message *m, const char *id)
+{
+	FREE_APART(m, m->in_reply_to);
+	m->in_reply_to = g_strdup(id);
 }
 
 void
@@ -454,25 +498,24 @@ message_free(struct message *msg)
 {
 	if (!msg)
 		return;
-	g_free(msg->msgid);
-	g_free(msg->in_reply_to);
+	FREE_APART(msg, msg->msgid);
+	FREE_APART(msg, msg->in_reply_to);
+	/* the ids are in the allocation: the array frees none */
 	if (msg->refs)
 		g_ptr_array_free(msg->refs, TRUE);
-	g_free(msg->subject);
-	g_free(msg->from_name);
-	g_free(msg->from_email);
-	g_free(msg->date_hdr);
-	g_free(msg->from_hdr);
-	g_free(msg->to_hdr);
-	g_free(msg->cc_hdr);
-	g_free(msg->ctype_hdr);
-	g_free(msg->cte_hdr);
+	FREE_APART(msg, msg->subject);
+	FREE_APART(msg, msg->from_name);
+	FREE_APART(msg, msg->from_email);
+	FREE_APART(msg, msg->date_hdr);
+	FREE_APART(msg, msg->from_hdr);
+	FREE_APART(msg, msg->to_hdr);
+	FREE_APART(msg, msg->cc_hdr);
+	FREE_APART(msg, msg->ctype_hdr);
+	FREE_APART(msg, msg->cte_hdr);
 	/* a body used in place belongs to raw */
-	if (msg->body != msg->raw + msg->body_off)
-		g_free(msg->body);
+	FREE_APART(msg, msg->body);
 	g_free(msg->patch_text);
 	if (msg->split)
 		g_ptr_array_unref(msg->split);
-	g_free(msg->raw);
 	g_free(msg);
 }

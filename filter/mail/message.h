@@ -4,8 +4,11 @@
  * text body, decoded lazily (in place for 7bit/8bit text/plain, through GMime
  * for base64, quoted-printable and multipart).
  *
- * Ownership: a struct message owns every field. Messages that belong to a
- * thread are owned by the thread (thread.h); message_free() is for the rest.
+ * Ownership: a struct message owns every field. The struct, its raw bytes
+ * and the header's strings are one allocation (a thread holds thousands
+ * of messages): a field is never g_free()d on its own, only replaced
+ * through message_set_*(). Messages that belong to a thread are owned by
+ * the thread (thread.h); message_free() is for the rest.
  */
 #ifndef LORE_MESSAGE_H
 #define LORE_MESSAGE_H
@@ -49,6 +52,7 @@ struct message {
 	gboolean provisional; /* piped in; a source's copy replaces it */
 	GPtrArray *split;     /* message_split()'s mails (owned), or NULL */
 	gboolean split_done;
+	const char *block_end; /* the end of the one allocation */
 };
 
 /*
@@ -60,6 +64,12 @@ struct message {
 struct message *message_parse(const char *buf, size_t len, GError **err);
 
 void message_free(struct message *msg);
+
+/* Replace @m's In-Reply-To id with a copy of @id. */
+void message_set_in_reply_to(struct message *m, const char *id);
+
+/* Is @p (a field of @m's) allocated apart from @m's one allocation? */
+gboolean message_owns_apart(const struct message *m, const void *p);
 
 /*
  * The text body as git mailinfo reads it: every text/plain, text/x-patch
@@ -112,8 +122,22 @@ extern const char *const message_once_fields[];
 /* How many header fields named @name (any case) @msg has. */
 guint message_header_count(const struct message *msg, const char *name);
 
+/* m->date and m->date_tz from m->date_hdr, for message_parse() (0 and 0
+ * when it is absent or unreadable). (msgdate.c) */
+void message_read_date(struct message *m);
+
 /* Parse an address header's first mailbox into name and email (g_free),
  * each one clean line (lore_one_line), "" when absent. (address.c) */
 void message_parse_addr(const char *value, char **name, char **email);
+
+/* Where message_parse_addr() finds the name and the address of a plain
+ * "Name <local@domain>" or "local@domain" (atoms, a dot-atom address:
+ * one clean line as written), without copying them; FALSE for any other
+ * value. For message_parse()'s one allocation. (address.c) */
+struct message_addr_span {
+	const char *name, *email;
+	size_t name_len, email_len;
+};
+gboolean message_addr_simple(const char *value, struct message_addr_span *out);
 
 #endif

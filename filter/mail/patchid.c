@@ -47,12 +47,23 @@ flush_file(struct pid *p)
 static void
 hash_nospace(struct pid *p, const char *l, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		if (g_ascii_isspace(l[i]))
-			continue;
-		p->buf[p->n++] = l[i];
+	while (i < n) {
+		/* at most as many bytes as there is room for, each written
+		 * and kept (the write pointer moved) unless it is a blank:
+		 * no branch a byte */
+		size_t k = MIN(sizeof(p->buf) - p->n, n - i), j;
+		guchar *o = p->buf + p->n;
+
+		for (j = 0; j < k; j++) {
+			guchar c = l[i + j];
+
+			*o = c;
+			o += !g_ascii_isspace(c);
+		}
+		p->n = o - p->buf;
+		i += k;
 		if (p->n == sizeof(p->buf))
 			feed(p);
 	}

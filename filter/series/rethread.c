@@ -225,8 +225,7 @@ rethread_stitch(struct thread *t, GPtrArray *ids)
 
 		if (!m || thread_parent(t, m))
 			continue;
-		g_free(m->in_reply_to);
-		m->in_reply_to = g_strdup(root);
+		message_set_in_reply_to(m, root);
 		linked++;
 	}
 	return linked;

@@ -6,6 +6,7 @@
  * messages that merely share a subject out.
  */
 #include "thread/thread-int.h"
+#include "core/msgid.h"
 #include "core/util.h"
 
 #include <string.h>
@@ -16,8 +17,8 @@ thread_new(void)
 	struct thread *t = g_new0(struct thread, 1);
 
 	t->msgs = g_ptr_array_new_with_free_func((GDestroyNotify)message_free);
-	t->by_id = g_hash_table_new(g_str_hash, g_str_equal);
-	t->copies = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+	t->by_id = g_hash_table_new(msgid_hash, g_str_equal);
+	t->copies = g_hash_table_new_full(msgid_hash, g_str_equal, g_free,
 					  (GDestroyNotify)g_ptr_array_unref);
 	t->ranks = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	t->merged = g_hash_table_new(NULL, NULL);
@@ -364,12 +365,12 @@ thread_prune(struct thread *t, const char *msgid, gboolean no_parent)
 	if (!target)
 		return 0;
 	keys = g_ptr_array_new_with_free_func(g_free);
-	u.ix = g_hash_table_new(g_str_hash, g_str_equal);
+	u.ix = g_hash_table_new(msgid_hash, g_str_equal);
 	u.parent = g_array_sized_new(FALSE, FALSE, sizeof(guint), n * 2);
 	for (i = 0; i < n; i++)
 		g_array_append_val(u.parent, i);
 	if (no_parent) {
-		cut = g_hash_table_new(g_str_hash, g_str_equal);
+		cut = g_hash_table_new(msgid_hash, g_str_equal);
 		each_ref(target, add_to_set, cut);
 	}
 	for (i = 0; i < n; i++) {

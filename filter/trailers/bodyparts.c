@@ -152,12 +152,18 @@ patch_break(const char *body)
 static GString *
 without_crs(const char *body)
 {
-	GString *b = g_string_new(NULL);
-	const char *cut = patch_break(body), *p;
+	size_t len = strlen(body);
+	const char *cut = patch_break(body), *p = body, *r;
+	GString *b = g_string_sized_new(len);
 
-	for (p = body; *p; p++)
-		if (p >= cut || *p != '\r' || (p[1] && p[1] != '\n'))
-			g_string_append_c(b, *p);
+	/* copied from CR to CR, not byte by byte: most bodies have none */
+	while (p < cut && (r = memchr(p, '\r', cut - p))) {
+		g_string_append_len(b, p, r - p);
+		if (r[1] && r[1] != '\n')
+			g_string_append_c(b, '\r');
+		p = r + 1;
+	}
+	g_string_append_len(b, p, body + len - p);
 	strip_nl(b, TRUE, TRUE);
 	return b;
 }

@@ -109,8 +109,9 @@ file_msgid(const char *path)
 	free(line);
 	fclose(f);
 	m = message_parse(h->str, h->len, NULL);
+	/* copied: the message's strings are one allocation with it */
 	if (m)
-		id = g_steal_pointer(&m->msgid);
+		id = g_strdup(m->msgid);
 	message_free(m);
 	g_string_free(h, TRUE);
 	return id;

@@ -45,6 +45,12 @@ static const struct {
      {"A: 1\n\nbare message ending in a blank line\n\n"}},
     {"From a Mon Jan  1 00:00:00 2024\nA: 1\n\n>From x\n>>From y\n\n",
      {"From a Mon Jan  1 00:00:00 2024\nA: 1\n\nFrom x\n>From y\n"}},
+    /* only '>'s before "From " at a line's start make it quoted; the
+     * message's last line may be one, without its newline */
+    {"From a Mon Jan  1 00:00:00 2024\nA: 1\n\nx>From y\n >From z\n"
+     ">>>From w\n>>From v>From u\n>From t",
+     {"From a Mon Jan  1 00:00:00 2024\nA: 1\n\nx>From y\n >From z\n"
+      ">>From w\n>From v>From u\nFrom t"}},
 };
 
 static void

@@ -1,5 +1,7 @@
 /* Message-ID forms from arguments and headers (table-driven). */
 #include "core/msgid.h"
+
+#include <string.h>
 #include "tap.h"
 
 static const struct {
@@ -22,6 +24,51 @@ static const struct {
     {"a b@host", NULL},
     {"bad\x01id@host", NULL},
 };
+
+/* Header values the copying and the in-place readers must agree on */
+static const char *const values[] = {
+    "<a@b>",
+    "  < a@b >  trailing",
+    "a@b",
+    " \t a@b c@d \t",
+    "a@b\f c@d",
+    "<a b@c>",
+    "<>",
+    "<a@b> <c@d>\n\t<e@f> junk <> <x y> <g@h",
+    "no brackets at all, words",
+    "<\xc3\xa9@x> <\xc3@x>",
+    "",
+};
+
+/* msgid_from_header_to() and msgid_list_to() (a message's one allocation)
+ * against msgid_from_header_len() and msgid_list_len() */
+static void
+same_in_place(void)
+{
+	unsigned i, k;
+
+	for (i = 0; i < G_N_ELEMENTS(values); i++) {
+		const char *v = values[i];
+		size_t n = strlen(v), used;
+		char *buf = g_malloc(n + 1);
+		g_autofree char *want = msgid_from_header_len(v, n);
+		char *got = msgid_from_header_to(v, n, buf);
+		GPtrArray *wl = msgid_list_len(v, n), *gl = g_ptr_array_new();
+		gboolean same;
+
+		tap_is_str(got, want, "one id in place: '%s'", v);
+		g_free(buf);
+		buf = g_malloc(n + 1);
+		used = msgid_list_to(v, n, gl, buf);
+		same = wl->len == gl->len && used <= n + 1;
+		for (k = 0; same && k < wl->len; k++)
+			same = !strcmp(wl->pdata[k], gl->pdata[k]);
+		tap_ok(same, "the ids in place: '%s'", v);
+		g_ptr_array_free(wl, TRUE);
+		g_ptr_array_free(gl, TRUE);
+		g_free(buf);
+	}
+}
 
 int
 main(void)
@@ -50,5 +97,6 @@ main(void)
 	tap_is_str(refs->len > 2 ? refs->pdata[2] : NULL, "e@f",
 		   "folded References");
 	g_ptr_array_free(refs, TRUE);
+	same_in_place();
 	return tap_done();
 }
