@@ -35,11 +35,11 @@ MANDIR   ?= $(PREFIX)/share/man
 SHAREDIR ?= $(PREFIX)/share/lore-am
 DOCDIR   ?= $(PREFIX)/share/doc/lore-am
 CC       ?= cc
-# gmodule-no-export-2.0: GModule without -Wl,--export-dynamic. That flag
-# exists for modules that call back into the program by name, and nothing
-# lore-am loads does; it put all of the binary's functions in its dynamic
-# symbol table, where a library loaded later could bind to them.
-PKGS      = gmime-3.0 libcurl zlib gmodule-no-export-2.0 sqlite3
+# No GModule: filter/core/dynlib.c calls dlopen itself (GModule cannot
+# ask for RTLD_DEEPBIND), and nothing links -Wl,--export-dynamic, which
+# would put all of the binary's functions in its dynamic symbol table,
+# where a library loaded later could bind to them.
+PKGS      = gmime-3.0 libcurl zlib sqlite3
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \

@@ -9,7 +9,10 @@
 #    THREAD -o OUT`, once with lore-am.queue = true (the state recorded,
 #    state= in the header) and once with it false: instructions per mail
 #    (callgrind, the sum over the 26 mails; the machine may be loaded)
-#    and the median wall time of the whole delivery (RUNS times).
+#    and the median wall time of the whole delivery (RUNS times each,
+#    the two settings taken in turn so that a change of load falls on
+#    both), with the load average before and after; and the same loop
+#    with /bin/true, what starting a process costs on the machine.
 # 2. `lore-am queue` over a queue of 10 000 series (5 patches and 6
 #    messages each, written straight into the SQLite file): instructions
 #    and median time of the text list, --format=json and --ready.
@@ -41,6 +44,13 @@ deliver_all() {
 			-m "$tmp/t.mbox" <"$f" >/dev/null 2>&1
 	done
 }
+# the same loop with a program that does nothing: what starting a
+# process costs here, the floor of any per-mail time
+deliver_true() {
+	for f in "$tmp"/split/*; do
+		/bin/true <"$f" >/dev/null 2>&1
+	done
+}
 # instructions of "$@" (callgrind's count)
 insns() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
@@ -55,25 +65,45 @@ mail_insns() {
 	done
 	echo $((sum / n))
 }
+# microseconds "$@" takes
+usecs() {
+	local s e
+	s=$(date +%s%N)
+	"$@"
+	e=$(date +%s%N)
+	echo $(((e - s) / 1000))
+}
+# the median of the numbers on stdin, microseconds, as milliseconds
+median() {
+	sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)] / 1000}'
+}
 median_ms() {
-	for _ in $(seq "$runs"); do
-		s=$(date +%s%N)
-		"$@"
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000))
-	done | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)] / 1000}'
+	for _ in $(seq "$runs"); do usecs "$@"; done | median
 }
 
-echo "1. --passthrough, $n mails of a small thread, per mail"
+echo "1. --passthrough, $n mails of a small thread, per mail (load $(cut -d' ' -f1-3 /proc/loadavg))"
+declare -A ins
 for q in false true; do
 	git config --global lore-am.queue $q
 	rm -rf "$HOME/.local/share/lore-am"
 	deliver_all
-	i=$(mail_insns)
-	t=$(median_ms deliver_all)
-	printf '   lore-am.queue=%-5s %12s instructions/mail  %8s ms/mail\n' \
-		"$q" "$i" "$(echo "$t $n" | awk '{printf "%.2f", $1 / $2}')"
+	ins[$q]=$(mail_insns)
 done
+# the wall times in turn: false, true, false, true, ...
+for _ in $(seq "$runs"); do
+	for q in false true; do
+		git config --global lore-am.queue $q
+		usecs deliver_all >>"$tmp/wall.$q"
+	done
+done
+for q in false true; do
+	printf '   lore-am.queue=%-5s %12s instructions/mail  %8s ms/mail\n' \
+		"$q" "${ins[$q]}" \
+		"$(median <"$tmp/wall.$q" | awk -v n="$n" '{printf "%.2f", $1 / n}')"
+done
+printf '   /bin/true in its place %22s %8s ms/mail\n' "" \
+	"$(median_ms deliver_true | awk -v n="$n" '{printf "%.2f", $1 / n}')"
+echo "   ratio: $(echo "${ins[true]} ${ins[false]}" | awk '{printf "%.3f", $1 / $2}') in instructions (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
 git config --global --unset lore-am.queue
 
 echo "2. lore-am queue over 10 000 series"

@@ -1,6 +1,6 @@
 /*
  * dynlib.h - the optional libraries (libcurl, libsqlite3, libnotmuch,
- * libopendkim, libsodium, GPGME) loaded with GModule (dlopen) when a run
+ * libopendkim, libsodium, GPGME) loaded with dlopen when a run
  * first needs one, instead of being linked: linking them maps and
  * relocates dozens of libraries before main() in every run, also in the
  * ones that never fetch, index or check a signature.
@@ -58,6 +58,7 @@ struct dynlib {
 	const char *soname;
 	const struct dynlib_sym *syms;
 	guint n;
+	gboolean own_first; /* its own symbols bound first: see below */
 	gsize state; /* 0 not tried, then DYNLIB_LOADED or DYNLIB_FAILED */
 	char *why;   /* "cannot load SONAME: REASON" when failed */
 };
@@ -76,6 +77,24 @@ struct dynlib {
 #define DYNLIB_INIT(name, table)                                               \
 	{                                                                      \
 		.soname = (name), .syms = (table), .n = G_N_ELEMENTS(table)    \
+	}
+/*
+ * The same, for a library whose references to its own functions are
+ * bound to them first (dlopen's RTLD_DEEPBIND, where there is one), not
+ * after a search of the program and every library it links. For one
+ * like libsqlite3, built without -Bsymbolic, whose 1 600 relocations
+ * at load mostly name its own functions, the search through the twenty
+ * libraries lore-am links was most of loading it (2.5 M instructions,
+ * 0.9 M bound its own first; bench/RESULTS.md). The price: a function
+ * it uses that LD_PRELOAD or the program replaces (malloc, fsync) is
+ * its own dependencies' (libc's), not the replacement; no library
+ * lore-am loads relies on such a replacement. Built with a sanitizer,
+ * which refuses RTLD_DEEPBIND, the library is bound as the others.
+ */
+#define DYNLIB_INIT_OWN_FIRST(name, table)                                     \
+	{                                                                      \
+		.soname = (name), .syms = (table), .n = G_N_ELEMENTS(table),   \
+		.own_first = TRUE                                              \
 	}
 
 /*

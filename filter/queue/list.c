@@ -118,6 +118,7 @@ queue_list(struct queue *q, gint64 since, GError **err)
 	GPtrArray *out;
 	sqlite3_stmt *st;
 	GError *e = NULL;
+	int rc = SQLITE_DONE;
 
 	queue_b4_sent(q);
 	st = queue_prepare(q,
@@ -129,14 +130,18 @@ queue_list(struct queue *q, gint64 since, GError **err)
 		return NULL;
 	out = g_ptr_array_new_with_free_func((GDestroyNotify)queue_series_free);
 	sqlite3_bind_int64(st, 1, since);
-	while (!e && sqlite3_step(st) == SQLITE_ROW) {
+	while (!e && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct queue_series *s = read_series(q, st, &e);
 
 		if (s)
 			g_ptr_array_add(out, s);
 	}
+	/* a damaged page ends the rows with an error, not an empty queue */
+	if (!e)
+		queue_check(q, rc, &e);
 	sqlite3_finalize(st);
 	if (e) {
+		g_prefix_error(&e, "cannot read the queue file %s: ", q->path);
 		g_propagate_error(err, e);
 		g_ptr_array_free(out, TRUE);
 		return NULL;

@@ -114,21 +114,34 @@ queue_pending_digest(GPtrArray *pend)
 	return out;
 }
 
+/* @sql (kept, queue_stmt()) with a tree's top, HEAD and digest bound to
+ * ?1, ?2, ?3; NULL with @err. */
+static sqlite3_stmt *
+scan_stmt(struct queue *q, const char *sql, const char *top, const char *head,
+	  const char *digest, GError **err)
+{
+	sqlite3_stmt *st = queue_stmt(q, sql, err);
+
+	if (!st)
+		return NULL;
+	sqlite3_bind_text(st, 1, top, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, head, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, digest, -1, SQLITE_STATIC);
+	return st;
+}
+
 gboolean
 queue_scan_seen(struct queue *q, const char *top, const char *head,
 		const char *digest)
 {
-	sqlite3_stmt *st = queue_stmt(
+	sqlite3_stmt *st = scan_stmt(
 	    q,
 	    "SELECT 1 FROM scans WHERE top = ?1 AND head = ?2 AND pending = ?3",
-	    NULL);
+	    top, head, digest, NULL);
 	gboolean seen;
 
 	if (!st)
 		return FALSE;
-	sqlite3_bind_text(st, 1, top, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, head, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, digest, -1, SQLITE_STATIC);
 	seen = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_reset(st);
 	return seen;
@@ -138,15 +151,13 @@ gboolean
 queue_scan_done(struct queue *q, const char *top, const char *head,
 		const char *digest, GError **err)
 {
-	sqlite3_stmt *st = queue_stmt(
-	    q, "INSERT OR REPLACE INTO scans VALUES(?1, ?2, ?3)", err);
+	sqlite3_stmt *st =
+	    scan_stmt(q, "INSERT OR REPLACE INTO scans VALUES(?1, ?2, ?3)", top,
+		      head, digest, err);
 	gboolean ok;
 
 	if (!st)
 		return FALSE;
-	sqlite3_bind_text(st, 1, top, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, head, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, digest, -1, SQLITE_STATIC);
 	ok = queue_check(q, sqlite3_step(st), err);
 	sqlite3_reset(st);
 	return ok;

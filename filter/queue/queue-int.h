@@ -40,6 +40,14 @@ sqlite3_stmt *queue_stmt(struct queue *q, const char *sql, GError **err);
 gint64 queue_int(struct queue *q, const char *sql, const char *text,
 		 gint64 dflt);
 
+/*
+ * After a write to @q failed with @err: @q closed, and a damaged file (a
+ * page of a table found corrupt) set aside as queue_open() sets aside one
+ * it cannot read, to be rebuilt by the next run; @err prefixed with the
+ * file's path and what became of it.
+ */
+void queue_failed(struct queue *q, GError **err);
+
 /* BEGIN IMMEDIATE: one writer at a time, the others wait (busy timeout). */
 gboolean queue_begin(struct queue *q, GError **err);
 /* COMMIT, or ROLLBACK when @ok is FALSE; FALSE when not committed. */
@@ -69,6 +77,8 @@ struct rev_info {
 	GString *reviews;     /* "R/A/T" per patch */
 	GString *files;	      /* "\n" joined, each once */
 	int reviewed;	      /* patches with a review */
+	int kept_present;     /* as stored (store.c): the larger counts of */
+	char *kept_reviews;   /* what was and what is seen; g_free */
 };
 
 /* What a run saw of a series: its revisions, oldest first. */

@@ -141,6 +141,7 @@ seen_clear(struct seen_series *ss)
 
 		g_string_free(ri->reviews, TRUE);
 		g_string_free(ri->files, TRUE);
+		g_free(ri->kept_reviews);
 	}
 	if (ss->revs)
 		g_array_unref(ss->revs);
@@ -221,14 +222,15 @@ queue_note(struct config *cfg, struct series_set *s, struct followups *f,
 		return;
 	}
 	q = queue_open(&err);
-	if (q && !queue_store(q, s, f, &ss, target, seen, &err))
-		g_prefix_error(&err, "queue %s: not updated: ", q->path);
+	if (q && queue_store(q, s, f, &ss, target, seen, &err))
+		queue_close(q);
+	else if (q)
+		queue_failed(q, &err);
 	if (err) {
 		lore_err("%s", err->message);
 		g_error_free(err);
 		if (seen)
 			queue_seen_clear(seen);
 	}
-	queue_close(q);
 	seen_clear(&ss);
 }

@@ -126,15 +126,16 @@ merge_reviews(const char *old, const char *now)
 	return g_string_free(out, FALSE);
 }
 
+/* A revision's row: present, reviews, first_seen, root, expected, files */
+static const char rev_sql[] =
+    "SELECT present, reviews, first_seen, root, expected, files FROM "
+    "revisions WHERE series = ?1 AND revision = ?2";
+
 static gboolean
 store_rev(struct queue *q, gint64 id, struct rev_info *ri, gint64 now,
 	  GError **err)
 {
-	sqlite3_stmt *st = queue_stmt(
-	    q,
-	    "SELECT present, reviews, first_seen, root, expected, files FROM "
-	    "revisions WHERE series = ?1 AND revision = ?2",
-	    err);
+	sqlite3_stmt *st = queue_stmt(q, rev_sql, err);
 	g_autofree char *reviews = NULL;
 	int present = ri->present;
 	gint64 first = now;
@@ -157,9 +158,11 @@ store_rev(struct queue *q, gint64 id, struct rev_info *ri, gint64 now,
 		       !strcmp(ri->files->str, queue_col(st, 5));
 	}
 	sqlite3_reset(st);
+	present = MIN(present, ri->expected);
+	ri->kept_present = present;
+	ri->kept_reviews = g_strdup(reviews ? reviews : ri->reviews->str);
 	if (same)
 		return TRUE;
-	present = MIN(present, ri->expected);
 	st = queue_stmt(q,
 			"INSERT OR REPLACE INTO revisions VALUES(?1, ?2, ?3, "
 			"?4, ?5, ?6, ?7, ?8)",
@@ -202,9 +205,9 @@ store_patchids(struct queue *q, struct followups *f, gint64 id,
 		g_hash_table_add(have,
 				 GINT_TO_POINTER(sqlite3_column_int(st, 0)));
 	sqlite3_reset(st);
-	st = queue_stmt(
-	    q, "INSERT OR REPLACE INTO patches VALUES(?1, ?2, ?3, ?4)", err);
-	for (i = 1; st && ok && i < ri->ser->slots->len; i++) {
+	/* prepared when a patch needs it: a reply's run has none to write */
+	st = NULL;
+	for (i = 1; ok && i < ri->ser->slots->len; i++) {
 		struct spatch *p =
 		    g_array_index(ri->ser->slots, struct series_entry, i).p;
 		const char *pid;
@@ -213,6 +216,11 @@ store_patchids(struct queue *q, struct followups *f, gint64 id,
 		    g_hash_table_contains(have, GUINT_TO_POINTER(i)) ||
 		    !(pid = followup_patch_id(f, p)))
 			continue;
+		if (!st && !(st = queue_stmt(q,
+					     "INSERT OR REPLACE INTO patches "
+					     "VALUES(?1, ?2, ?3, ?4)",
+					     err)))
+			return FALSE;
 		sqlite3_bind_int64(st, 1, id);
 		sqlite3_bind_int(st, 2, ri->revision);
 		sqlite3_bind_int(st, 3, (int)i);
@@ -220,7 +228,7 @@ store_patchids(struct queue *q, struct followups *f, gint64 id,
 		ok = queue_check(q, sqlite3_step(st), err);
 		sqlite3_reset(st);
 	}
-	return ok && st;
+	return ok;
 }
 
 /* A reply's revision is the one of the patch it answers. */
@@ -264,12 +272,8 @@ store_messages(struct queue *q, struct series_set *s, gint64 id,
 	       const char *target, int *target_rev, GError **err)
 {
 	g_autoptr(GHashTable) have = stored_messages(q, id, err);
-	sqlite3_stmt *st = have ? queue_stmt(q,
-					     "INSERT OR REPLACE INTO messages "
-					     "VALUES(?1, ?2, ?3)",
-					     err)
-				: NULL;
-	gboolean ok = st != NULL;
+	sqlite3_stmt *st = NULL; /* prepared when a message needs it */
+	gboolean ok = have != NULL;
 	guint i;
 
 	for (i = 0; ok && i < s->all->len; i++) {
@@ -283,6 +287,11 @@ store_messages(struct queue *q, struct series_set *s, gint64 id,
 		if (GPOINTER_TO_INT(g_hash_table_lookup(have, p->msg->msgid)) ==
 		    rev)
 			continue;
+		if (!st && !(st = queue_stmt(q,
+					     "INSERT OR REPLACE INTO messages "
+					     "VALUES(?1, ?2, ?3)",
+					     err)))
+			return FALSE;
 		sqlite3_bind_text(st, 1, p->msg->msgid, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 2, id);
 		sqlite3_bind_int(st, 3, rev);
@@ -292,58 +301,110 @@ store_messages(struct queue *q, struct series_set *s, gint64 id,
 	return ok;
 }
 
-/* The state of revision @rev of series @id, as now stored. */
-static void
-fill_seen(struct queue *q, gint64 id, int rev, struct queue_seen *seen)
-{
-	sqlite3_stmt *st = queue_prepare(
-	    q,
-	    "SELECT (SELECT max(revision) FROM revisions WHERE series = s.id), "
-	    "s.applied, s.thanked, s.rejected, r.expected, r.present, "
-	    "r.reviews FROM series s JOIN revisions r ON r.series = s.id "
-	    "WHERE s.id = ?1 AND r.revision = ?2",
-	    NULL);
-	int patches, total;
-
-	if (!st)
-		return;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int(st, 2, rev);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		g_auto(GStrv) v = g_strsplit(queue_col(st, 6), " ", -1);
-		GString *r = g_string_new(NULL);
-		guint i;
-
-		queue_count_reviews(queue_col(st, 6), &patches, &total);
-		seen->known = TRUE;
-		seen->revision = rev;
-		seen->state = queue_rev_state(
-		    rev, sqlite3_column_int(st, 0), sqlite3_column_int(st, 1),
-		    sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
-		    sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
-		    patches);
-		for (i = 0; v[i] && *v[i]; i++) {
-			unsigned x = 0, y = 0, z = 0;
-
-			sscanf(v[i], "%u/%u/%u", &x, &y, &z);
-			g_string_append_printf(r, "%s%u", i ? "," : "",
-					       x + y + z);
-		}
-		seen->reviews = g_string_free(r, FALSE);
-	}
-	sqlite3_finalize(st);
-}
+/* What the state of a revision needs of its series, as now stored. */
+struct marks {
+	int latest, applied, thanked, rejected;
+};
 
 static gboolean
+read_marks(struct queue *q, gint64 id, struct marks *m, GError **err)
+{
+	sqlite3_stmt *st =
+	    queue_stmt(q,
+		       "SELECT applied, thanked, rejected, (SELECT "
+		       "max(revision) FROM revisions WHERE series = ?1) FROM "
+		       "series WHERE id = ?1",
+		       err);
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (!st)
+		return FALSE;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		m->applied = sqlite3_column_int(st, 0);
+		m->thanked = sqlite3_column_int(st, 1);
+		m->rejected = sqlite3_column_int(st, 2);
+		m->latest = sqlite3_column_int(st, 3);
+	}
+	sqlite3_reset(st);
+	return queue_check(q, rc, err);
+}
+
+/* "R/A/T R/A/T ..." as the header's "N,N,...": each patch's total */
+static char *
+review_totals(const char *reviews)
+{
+	g_auto(GStrv) v = g_strsplit(reviews, " ", -1);
+	GString *r = g_string_new(NULL);
+	guint i;
+
+	for (i = 0; v[i] && *v[i]; i++) {
+		unsigned x = 0, y = 0, z = 0;
+
+		sscanf(v[i], "%u/%u/%u", &x, &y, &z);
+		g_string_append_printf(r, "%s%u", i ? "," : "", x + y + z);
+	}
+	return g_string_free(r, FALSE);
+}
+
+/* The state of revision @rev of series @id, as now stored: what this run
+ * stored of it (store_rev()), else its row (a revision the run saw no
+ * patch of). */
+static void
+fill_seen(struct queue *q, gint64 id, struct seen_series *ss,
+	  const struct marks *m, int rev, struct queue_seen *seen)
+{
+	g_autofree char *row_reviews = NULL;
+	const char *reviews = NULL;
+	int expected = 0, present = 0, patches, total;
+	guint i;
+
+	for (i = 0; i < ss->revs->len && !reviews; i++) {
+		struct rev_info *ri =
+		    &g_array_index(ss->revs, struct rev_info, i);
+
+		if (ri->revision != rev || !ri->kept_reviews)
+			continue;
+		expected = ri->expected;
+		present = ri->kept_present;
+		reviews = ri->kept_reviews;
+	}
+	if (!reviews) {
+		sqlite3_stmt *st = queue_stmt(q, rev_sql, NULL);
+
+		if (!st)
+			return;
+		sqlite3_bind_int64(st, 1, id);
+		sqlite3_bind_int(st, 2, rev);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			present = sqlite3_column_int(st, 0);
+			reviews = row_reviews = g_strdup(queue_col(st, 1));
+			expected = sqlite3_column_int(st, 4);
+		}
+		sqlite3_reset(st);
+		if (!reviews)
+			return;
+	}
+	queue_count_reviews(reviews, &patches, &total);
+	seen->known = TRUE;
+	seen->revision = rev;
+	seen->state = queue_rev_state(rev, m->latest, m->applied, m->thanked,
+				      m->rejected, expected, present, patches);
+	seen->reviews = review_totals(reviews);
+}
+
+/* The series seen now; its subject the latest revision's, when that is
+ * one this run saw (@latest: the latest stored). */
+static gboolean
 touch_series(struct queue *q, gint64 id, struct seen_series *ss, gint64 now,
-	     GError **err)
+	     int latest, GError **err)
 {
 	sqlite3_stmt *st = queue_stmt(
 	    q,
 	    "UPDATE series SET last_seen = ?2, change_id = coalesce(change_id, "
-	    "?3), subject = CASE WHEN ?4 >= (SELECT max(revision) FROM "
-	    "revisions WHERE series = ?1) THEN ?5 ELSE subject END WHERE id = "
-	    "?1",
+	    "?3), subject = coalesce(?4, subject) WHERE id = ?1",
 	    err);
 	gboolean ok;
 
@@ -352,8 +413,8 @@ touch_series(struct queue *q, gint64 id, struct seen_series *ss, gint64 now,
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, now);
 	sqlite3_bind_text(st, 3, ss->change_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, ss->latest);
-	sqlite3_bind_text(st, 5, ss->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, ss->latest >= latest ? ss->subject : NULL, -1,
+			  SQLITE_STATIC);
 	ok = queue_check(q, sqlite3_step(st), err);
 	sqlite3_reset(st);
 	return ok;
@@ -365,6 +426,7 @@ queue_store(struct queue *q, struct series_set *s, struct followups *f,
 	    GError **err)
 {
 	gint64 now = g_get_real_time() / G_USEC_PER_SEC, id;
+	struct marks m;
 	int target_rev = 0;
 	gboolean ok;
 	guint i;
@@ -381,8 +443,9 @@ queue_store(struct queue *q, struct series_set *s, struct followups *f,
 		     store_patchids(q, f, id, ri, err);
 	}
 	ok = ok && store_messages(q, s, id, target, &target_rev, err);
-	ok = ok && touch_series(q, id, ss, now, err);
+	ok = ok && read_marks(q, id, &m, err);
+	ok = ok && touch_series(q, id, ss, now, m.latest, err);
 	if (ok && seen && target_rev)
-		fill_seen(q, id, target_rev, seen);
+		fill_seen(q, id, ss, &m, target_rev, seen);
 	return queue_end(q, ok, err);
 }
