@@ -120,12 +120,48 @@ commit_message(const char *body)
 	return g_strdup(body);
 }
 
+/*
+ * The trailer block git am commits: the last paragraph of the commit
+ * message @msg, as body_split() takes it off (b4's rules). That copies
+ * the whole text three times (the CRs, the signature, the paragraphs)
+ * to read one paragraph: a message with no CR and no "-- " line, where
+ * none of those cuts applies, has its last paragraph found in place
+ * and only that read; any other goes through body_split() itself.
+ */
+GPtrArray *
+gate_trailers(const char *msg)
+{
+	const char *start, *end, *p, *q;
+	g_autofree char *last = NULL;
+	struct body_parts bp;
+	GPtrArray *t;
+
+	if (strchr(msg, '\r') || strstr(msg, "\n-- ") ||
+	    g_str_has_prefix(msg, "-- ")) {
+		body_split(msg, &bp);
+		t = g_steal_pointer(&bp.trailers);
+		body_parts_clear(&bp);
+		return t;
+	}
+	/* the blank lines at both ends go, then the paragraphs are split
+	 * at each "\n\n" from the left, as g_strsplit() cuts them */
+	start = msg + strspn(msg, "\n");
+	end = start + strlen(start);
+	while (end > start && end[-1] == '\n')
+		end--;
+	for (p = start; (q = g_strstr_len(p, end - p, "\n\n")); p = q + 2)
+		;
+	last = g_strndup(p, end - p);
+	t = trailer_array_new();
+	trailer_find(last, FALSE, t, NULL);
+	return t;
+}
+
 void
 gate_add(struct gate *g, const char *subject, const char *author_name,
 	 const char *author_email, const char *body)
 {
 	struct gate_patch *p;
-	struct body_parts bp;
 
 	if (!g)
 		return;
@@ -135,13 +171,8 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 	p->author_email = g_strdup(author_email ? author_email : "");
 	p->finds = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
 	p->info = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
-	/* the trailer block git am commits: the last paragraph above the
-	 * patch (body_split() takes it off the message as b4 does); its
-	 * array is taken as it is, not copied */
 	p->message = commit_message(body);
-	body_split(p->message, &bp);
-	p->trailers = g_steal_pointer(&bp.trailers);
-	body_parts_clear(&bp);
+	p->trailers = gate_trailers(p->message);
 	g_ptr_array_add(g->patches, p);
 }
 
