@@ -10,11 +10,11 @@
  */
 #include "gate/gate-int.h"
 #include "core/gitrun.h"
-#include "core/say.h"
 #include "trailers/bodyparts.h"
 #include "mail/mailinfo.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* git's output kept: far above any series' ids, subjects or tags */
@@ -243,6 +243,29 @@ gate_is(const struct trailer *t, const char *lname)
 	return !strcmp(t->lname, lname);
 }
 
+/*
+ * "git -c core.warnAmbiguousRefs=false ARGV...": the gate gives git the
+ * full ids it has (name-rev, rev-list, merge-base), and git looks each
+ * one up under six ref paths (refs/, refs/tags/, refs/heads/, ...) only
+ * to warn of a ref named like it: 600 stat(2)s of packed-refs and
+ * loose refs for a hundred ids, more than the walk itself costs. What
+ * names resolve to does not change (a ref is still taken first).
+ */
+static GPtrArray *
+quiet_refs(const char *const *argv)
+{
+	GPtrArray *a = g_ptr_array_new();
+	guint i;
+
+	g_ptr_array_add(a, (gpointer)argv[0]);
+	g_ptr_array_add(a, "-c");
+	g_ptr_array_add(a, "core.warnAmbiguousRefs=false");
+	for (i = 1; argv[i]; i++)
+		g_ptr_array_add(a, (gpointer)argv[i]);
+	g_ptr_array_add(a, NULL);
+	return a;
+}
+
 gboolean
 gate_git(struct gate *g, const char *const *argv, const char *input,
 	 GString *out)
@@ -250,11 +273,13 @@ gate_git(struct gate *g, const char *const *argv, const char *input,
 	/* stderr apart: an ambiguous id's hints are not output lines */
 	GString *e = g_string_new(NULL);
 	struct gitrun_bound b = {GATE_GIT_TIMEOUT, GATE_GIT_KEEP, FALSE, 0, e};
+	GPtrArray *qa = quiet_refs(argv);
 	GError *err = NULL;
 	int rc;
 
-	rc = gitrun_bounded(g->o.dir, argv, input, input ? strlen(input) : 0,
-			    out, &b, &err);
+	rc = gitrun_bounded(g->o.dir, (const char *const *)qa->pdata, input,
+			    input ? strlen(input) : 0, out, &b, &err);
+	g_ptr_array_free(qa, TRUE);
 	if (rc < 0) {
 		lore_err("gate: git %s: %s", argv[1], err->message);
 		g_error_free(err);
@@ -312,8 +337,23 @@ infos(const struct gate_patch *p)
 	return g_string_free(s, FALSE);
 }
 
+/* One line of the gate's block, made terminal-safe as a whole (what
+ * lore_say() does), appended to @out. */
+static void G_GNUC_PRINTF(2, 3) say_into(GString *out, const char *fmt, ...)
+{
+	g_autofree char *text = NULL, *safe = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	safe = lore_term_safe(text, -1);
+	g_string_append(out, safe);
+	g_string_append_c(out, '\n');
+}
+
 static void
-say_patch(const struct gate_patch *p)
+say_patch(GString *out, const struct gate_patch *p)
 {
 	g_autofree char *info = infos(p);
 	g_autofree char *check =
@@ -321,39 +361,50 @@ say_patch(const struct gate_patch *p)
 			     : NULL;
 	guint k;
 
-	lore_say("  %s %s%s%s%s%s", gate_marks[p->mark], p->subject,
+	say_into(out, "  %s %s%s%s%s%s", gate_marks[p->mark], p->subject,
 		 info ? " (" : "", info ? info : "", info ? ")" : "",
 		 check ? check : "");
 	for (k = 0; k < p->finds->len; k++) {
 		const struct gate_finding *f = p->finds->pdata[k];
 
-		lore_say("    %s %s", gate_marks[f->mark], f->text);
+		say_into(out, "    %s %s", gate_marks[f->mark], f->text);
 	}
 }
 
-/* One line per patch, its findings under it; a ✓ says what it knows. */
+/*
+ * One line per patch, its findings under it; a ✓ says what it knows.
+ * The block is built whole and written at once: stderr is unbuffered,
+ * and two write(2)s a line (the text, its newline) cost a terminal or
+ * a mail client's pipe more than the checks did.
+ */
 static void
 report(struct gate *g)
 {
+	GString *out;
 	guint i;
 
+	if (lore_quiet)
+		return;
+	out = g_string_new(NULL);
 	if (g->o.policy != GATE_OFF) {
-		lore_info("---");
-		lore_info("Gate (lore-am.gate=%s):",
-			  g->o.policy == GATE_HARDFAIL ? "hardfail" : "warn");
+		g_string_append_printf(out, "---\nGate (lore-am.gate=%s):\n",
+				       g->o.policy == GATE_HARDFAIL ? "hardfail"
+								    : "warn");
 		for (i = 0; i < g->patches->len; i++)
-			say_patch(g->patches->pdata[i]);
+			say_patch(out, g->patches->pdata[i]);
 	} else if (g->branches->len) {
-		lore_info("---");
+		g_string_append(out, "---\n");
 	}
 	if (g->branches->len)
-		lore_info("  Stable branches:");
+		g_string_append(out, "  Stable branches:\n");
 	for (i = 0; i < g->branches->len; i++) {
 		const struct gate_branch *b = g->branches->pdata[i];
 
-		lore_say("    %s %s: %s", gate_marks[b->mark], b->name,
+		say_into(out, "    %s %s: %s", gate_marks[b->mark], b->name,
 			 b->text);
 	}
+	fwrite(out->str, 1, out->len, stderr);
+	g_string_free(out, TRUE);
 }
 
 int
