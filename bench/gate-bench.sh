@@ -12,7 +12,12 @@
 # (lore-am and every process it started and waited for), the processes
 # each run started (strace -f, when there), then the instructions of
 # lore-am alone and with the git processes it starts (callgrind, which
-# a loaded machine does not change).
+# a loaded machine does not change). Where perf works, the same pairs
+# again under `perf stat` (task-clock and page faults, the git children
+# counted); where strace is, the system calls of one run of each (the
+# cost that instructions do not show: writes, opens, stats, execs). The
+# report ends with the one command that measures it all again in the
+# same work folder (the tree and threads kept).
 #
 # Usage:
 #   gate-bench.sh [-n RUNS] [-i] [-w DIR] [-L LORE_AM]
@@ -112,6 +117,27 @@ median() {
 		awk '{ v[NR] = $1 } END { printf "%.4f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
 }
 ratio() { perl -e "printf '%.3f', $2 / $1"; }
+# perf stat on this machine (a container may forbid it)?
+perf_ok=0
+command -v perf >/dev/null && perf stat -x, -e task-clock true >/dev/null 2>&1 && perf_ok=1
+# one run under perf stat: "task-clock(ms) page-faults"
+one_perf() {
+	HOME=$work/home-$1 perf stat -x, -e task-clock,page-faults -o "$work/perf.one" \
+		"$lore" -m "$work/$2.mbox" -o - "$id" >/dev/null 2>&1
+	awk -F, '/task-clock/ { t = $1 } /page-faults/ { p = $1 } END { print t, p }' "$work/perf.one"
+}
+# the system calls of one run (lore-am and its children): "total writes
+# opens+stats execs"
+sys_run() {
+	command -v strace >/dev/null || { echo "n/a"; return; }
+	HOME=$work/home-$1 strace -f -qq -c -o "$work/sc.$1.$2" \
+		"$lore" -m "$work/$2.mbox" -o - "$id" >/dev/null 2>&1 || true
+	awk '$NF == "total" { t = $4 } $NF == "write" { w = $4 }
+	     $NF ~ /^(openat|open|newfstatat|stat|lstat|statx|access)$/ { o += $4 }
+	     $NF == "execve" { e = $4 }
+	     END { printf "%d calls, %d writes, %d opens+stats, %d execve", t, w, o, e }' \
+		"$work/sc.$1.$2"
+}
 # the processes one run starts (lore-am itself not counted): the
 # execve(2) calls that succeeded, under strace -f
 nproc_run() {
@@ -143,6 +169,35 @@ for t in large fixes; do
 	echo "| $t (medians) | ${wo} s | ${ww} s | $(ratio "$wo" "$ww") | ${co} s | ${cw} s | $(ratio "$co" "$cw") | $(nproc_run off "$t") | $(nproc_run warn "$t") |" >>"$report"
 done
 [ "$wall" = 1 ] && echo "Load $(cut -d' ' -f1 /proc/loadavg) at the end of the timed runs." >>"$report"
+if [ "$wall" = 1 ] && [ "$perf_ok" = 1 ]; then
+	{
+		echo
+		echo "| thread | task-clock, gate off | gate warn | warn / off | page faults, off | warn |"
+		echo "|---|---|---|---|---|---|"
+	} >>"$report"
+	for t in large fixes; do
+		say "perf stat $t: $runs interleaved pairs"
+		: >"$work/$t.off.perf"; : >"$work/$t.warn.perf"
+		for _ in $(seq "$runs"); do
+			one_perf off "$t" >>"$work/$t.off.perf"
+			one_perf warn "$t" >>"$work/$t.warn.perf"
+		done
+		po=$(median 1 "$work/$t.off.perf") pw=$(median 1 "$work/$t.warn.perf")
+		fo=$(awk '{ print $2 }' "$work/$t.off.perf" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		fw=$(awk '{ print $2 }' "$work/$t.warn.perf" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+		echo "| $t (medians) | $po ms | $pw ms | $(ratio "$po" "$pw") | $fo | $fw |" >>"$report"
+	done
+fi
+if [ "$wall" = 1 ] && command -v strace >/dev/null; then
+	{
+		echo
+		echo "| thread | system calls, gate off | gate warn |"
+		echo "|---|---|---|"
+		for t in large fixes; do
+			echo "| $t | $(sys_run off "$t") | $(sys_run warn "$t") |"
+		done
+	} >>"$report"
+fi
 # instructions of lore-am alone and of lore-am with the git processes
 # it starts (--trace-children: one callgrind file a process)
 for t in large fixes; do
@@ -165,5 +220,9 @@ done
 		eval "o=\$i_${t}_off w=\$i_${t}_warn ao=\$a_${t}_off aw=\$a_${t}_warn"
 		echo "| $t | $o | $w | $(perl -e "printf '%.4f', $w / $o") | $ao | $aw | $(perl -e "printf '%.4f', $aw / $ao") | $(( $(nproc_run warn "$t") - $(nproc_run off "$t") )) |"
 	done
+	echo
+	echo "Binary: $lore ($(git -C "$(dirname "$lore")" describe --always --dirty 2>/dev/null || echo unknown)). To measure again (on a quiet machine, after a merge), the tree and threads kept:"
+	echo
+	echo "    bench/gate-bench.sh -n 20 -w $work -L $lore"
 } >>"$report"
 cat "$report"

@@ -7,12 +7,15 @@
  * <address>") and the am-ready body; the run is told it is in no git
  * tree, so no git process is ever started. The same bytes are read as
  * git cat-file --batch-command's answers too, each object read as a
- * commit for its subject (what a Fixes: id's commit says).
+ * commit for its subject (what a Fixes: id's commit says). The trailer
+ * block the gate reads in place must be the one body_split() takes off
+ * the same message.
  */
 #include "fuzz.h"
 
 #include "core/util.h"
 #include "gate/gate-int.h"
+#include "trailers/bodyparts.h"
 
 #include <string.h>
 
@@ -58,10 +61,34 @@ check_json(const GString *j)
 	fuzz_assert(!in_str && depth == 0);
 }
 
+/* The trailer block read in place (gate_trailers()) is the one
+ * body_split() takes off the same message. */
+static void
+check_trailers(const struct gate_patch *p)
+{
+	struct body_parts bp;
+	guint k;
+
+	body_split(p->message, &bp);
+	fuzz_assert(p->trailers->len == bp.trailers->len);
+	for (k = 0; k < p->trailers->len; k++) {
+		const struct trailer *a = p->trailers->pdata[k],
+				     *b = bp.trailers->pdata[k];
+
+		fuzz_assert(!strcmp(a->name, b->name));
+		fuzz_assert(!strcmp(a->value, b->value));
+		fuzz_assert(!g_strcmp0(a->raw, b->raw));
+		fuzz_assert(!g_strcmp0(a->extinfo, b->extinfo));
+	}
+	body_parts_clear(&bp);
+}
+
 static void
 check_patch(const struct gate_patch *p)
 {
 	guint k;
+
+	check_trailers(p);
 
 	fuzz_assert(p->mark <= GATE_FAIL);
 	fuzz_assert(!p->first_fail == (p->mark != GATE_FAIL));

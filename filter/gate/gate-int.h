@@ -103,6 +103,10 @@ gboolean gate_git(struct gate *g, const char *const *argv, const char *input,
  * run. */
 int gate_git_status(struct gate *g, const char *const *argv);
 
+/* The trailer block of the commit message @msg, as body_split() reads it
+ * (struct trailer *, the caller's to free). */
+GPtrArray *gate_trailers(const char *msg);
+
 void gate_check_fixes(struct gate *g);
 
 /* git log's %s of the raw commit object @c (@n bytes): the first

@@ -10,11 +10,11 @@
  */
 #include "gate/gate-int.h"
 #include "core/gitrun.h"
-#include "core/say.h"
 #include "trailers/bodyparts.h"
 #include "mail/mailinfo.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* git's output kept: far above any series' ids, subjects or tags */
@@ -120,12 +120,48 @@ commit_message(const char *body)
 	return g_strdup(body);
 }
 
+/*
+ * The trailer block git am commits: the last paragraph of the commit
+ * message @msg, as body_split() takes it off (b4's rules). That copies
+ * the whole text three times (the CRs, the signature, the paragraphs)
+ * to read one paragraph: a message with no CR and no "-- " line, where
+ * none of those cuts applies, has its last paragraph found in place
+ * and only that read; any other goes through body_split() itself.
+ */
+GPtrArray *
+gate_trailers(const char *msg)
+{
+	const char *start, *end, *p, *q;
+	g_autofree char *last = NULL;
+	struct body_parts bp;
+	GPtrArray *t;
+
+	if (strchr(msg, '\r') || strstr(msg, "\n-- ") ||
+	    g_str_has_prefix(msg, "-- ")) {
+		body_split(msg, &bp);
+		t = g_steal_pointer(&bp.trailers);
+		body_parts_clear(&bp);
+		return t;
+	}
+	/* the blank lines at both ends go, then the paragraphs are split
+	 * at each "\n\n" from the left, as g_strsplit() cuts them */
+	start = msg + strspn(msg, "\n");
+	end = start + strlen(start);
+	while (end > start && end[-1] == '\n')
+		end--;
+	for (p = start; (q = g_strstr_len(p, end - p, "\n\n")); p = q + 2)
+		;
+	last = g_strndup(p, end - p);
+	t = trailer_array_new();
+	trailer_find(last, FALSE, t, NULL);
+	return t;
+}
+
 void
 gate_add(struct gate *g, const char *subject, const char *author_name,
 	 const char *author_email, const char *body)
 {
 	struct gate_patch *p;
-	struct body_parts bp;
 
 	if (!g)
 		return;
@@ -135,13 +171,8 @@ gate_add(struct gate *g, const char *subject, const char *author_name,
 	p->author_email = g_strdup(author_email ? author_email : "");
 	p->finds = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
 	p->info = g_ptr_array_new_with_free_func((GDestroyNotify)finding_free);
-	/* the trailer block git am commits: the last paragraph above the
-	 * patch (body_split() takes it off the message as b4 does); its
-	 * array is taken as it is, not copied */
 	p->message = commit_message(body);
-	body_split(p->message, &bp);
-	p->trailers = g_steal_pointer(&bp.trailers);
-	body_parts_clear(&bp);
+	p->trailers = gate_trailers(p->message);
 	g_ptr_array_add(g->patches, p);
 }
 
@@ -212,6 +243,29 @@ gate_is(const struct trailer *t, const char *lname)
 	return !strcmp(t->lname, lname);
 }
 
+/*
+ * "git -c core.warnAmbiguousRefs=false ARGV...": the gate gives git the
+ * full ids it has (name-rev, rev-list, merge-base), and git looks each
+ * one up under six ref paths (refs/, refs/tags/, refs/heads/, ...) only
+ * to warn of a ref named like it: 600 stat(2)s of packed-refs and
+ * loose refs for a hundred ids, more than the walk itself costs. What
+ * names resolve to does not change (a ref is still taken first).
+ */
+static GPtrArray *
+quiet_refs(const char *const *argv)
+{
+	GPtrArray *a = g_ptr_array_new();
+	guint i;
+
+	g_ptr_array_add(a, (gpointer)argv[0]);
+	g_ptr_array_add(a, "-c");
+	g_ptr_array_add(a, "core.warnAmbiguousRefs=false");
+	for (i = 1; argv[i]; i++)
+		g_ptr_array_add(a, (gpointer)argv[i]);
+	g_ptr_array_add(a, NULL);
+	return a;
+}
+
 gboolean
 gate_git(struct gate *g, const char *const *argv, const char *input,
 	 GString *out)
@@ -219,11 +273,13 @@ gate_git(struct gate *g, const char *const *argv, const char *input,
 	/* stderr apart: an ambiguous id's hints are not output lines */
 	GString *e = g_string_new(NULL);
 	struct gitrun_bound b = {GATE_GIT_TIMEOUT, GATE_GIT_KEEP, FALSE, 0, e};
+	GPtrArray *qa = quiet_refs(argv);
 	GError *err = NULL;
 	int rc;
 
-	rc = gitrun_bounded(g->o.dir, argv, input, input ? strlen(input) : 0,
-			    out, &b, &err);
+	rc = gitrun_bounded(g->o.dir, (const char *const *)qa->pdata, input,
+			    input ? strlen(input) : 0, out, &b, &err);
+	g_ptr_array_free(qa, TRUE);
 	if (rc < 0) {
 		lore_err("gate: git %s: %s", argv[1], err->message);
 		g_error_free(err);
@@ -281,8 +337,23 @@ infos(const struct gate_patch *p)
 	return g_string_free(s, FALSE);
 }
 
+/* One line of the gate's block, made terminal-safe as a whole (what
+ * lore_say() does), appended to @out. */
+static void G_GNUC_PRINTF(2, 3) say_into(GString *out, const char *fmt, ...)
+{
+	g_autofree char *text = NULL, *safe = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	safe = lore_term_safe(text, -1);
+	g_string_append(out, safe);
+	g_string_append_c(out, '\n');
+}
+
 static void
-say_patch(const struct gate_patch *p)
+say_patch(GString *out, const struct gate_patch *p)
 {
 	g_autofree char *info = infos(p);
 	g_autofree char *check =
@@ -290,39 +361,50 @@ say_patch(const struct gate_patch *p)
 			     : NULL;
 	guint k;
 
-	lore_say("  %s %s%s%s%s%s", gate_marks[p->mark], p->subject,
+	say_into(out, "  %s %s%s%s%s%s", gate_marks[p->mark], p->subject,
 		 info ? " (" : "", info ? info : "", info ? ")" : "",
 		 check ? check : "");
 	for (k = 0; k < p->finds->len; k++) {
 		const struct gate_finding *f = p->finds->pdata[k];
 
-		lore_say("    %s %s", gate_marks[f->mark], f->text);
+		say_into(out, "    %s %s", gate_marks[f->mark], f->text);
 	}
 }
 
-/* One line per patch, its findings under it; a ✓ says what it knows. */
+/*
+ * One line per patch, its findings under it; a ✓ says what it knows.
+ * The block is built whole and written at once: stderr is unbuffered,
+ * and two write(2)s a line (the text, its newline) cost a terminal or
+ * a mail client's pipe more than the checks did.
+ */
 static void
 report(struct gate *g)
 {
+	GString *out;
 	guint i;
 
+	if (lore_quiet)
+		return;
+	out = g_string_new(NULL);
 	if (g->o.policy != GATE_OFF) {
-		lore_info("---");
-		lore_info("Gate (lore-am.gate=%s):",
-			  g->o.policy == GATE_HARDFAIL ? "hardfail" : "warn");
+		g_string_append_printf(out, "---\nGate (lore-am.gate=%s):\n",
+				       g->o.policy == GATE_HARDFAIL ? "hardfail"
+								    : "warn");
 		for (i = 0; i < g->patches->len; i++)
-			say_patch(g->patches->pdata[i]);
+			say_patch(out, g->patches->pdata[i]);
 	} else if (g->branches->len) {
-		lore_info("---");
+		g_string_append(out, "---\n");
 	}
 	if (g->branches->len)
-		lore_info("  Stable branches:");
+		g_string_append(out, "  Stable branches:\n");
 	for (i = 0; i < g->branches->len; i++) {
 		const struct gate_branch *b = g->branches->pdata[i];
 
-		lore_say("    %s %s: %s", gate_marks[b->mark], b->name,
+		say_into(out, "    %s %s: %s", gate_marks[b->mark], b->name,
 			 b->text);
 	}
+	fwrite(out->str, 1, out->len, stderr);
+	g_string_free(out, TRUE);
 }
 
 int

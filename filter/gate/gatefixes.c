@@ -55,19 +55,37 @@ parse_fixes(const char *v, char **id, char **subject)
 	return TRUE;
 }
 
-/* white space runs as one space, ends trimmed: a wrapped line compares */
-static char *
-squeeze(const char *s)
+/* The next word of *@s (runs of space, tab or newline between words):
+ * its start, its length in *@n; NULL when there is none. */
+static const char *
+next_word(const char **s, size_t *n)
 {
-	g_auto(GStrv) w = g_strsplit_set(s, " \t\n", -1);
-	GString *o = g_string_new(NULL);
-	guint i;
+	const char *w = *s + strspn(*s, " \t\n");
 
-	for (i = 0; w[i]; i++)
-		if (*w[i])
-			g_string_append_printf(o, "%s%s", o->len ? " " : "",
-					       w[i]);
-	return g_string_free(o, FALSE);
+	if (!*w)
+		return NULL;
+	*n = strcspn(w, " \t\n");
+	*s = w + *n;
+	return w;
+}
+
+/* The same words in the same order: white space runs compare as one
+ * space and the ends are trimmed, so a wrapped line compares (read in
+ * place: nothing copied per Fixes:). */
+static gboolean
+same_words(const char *a, const char *b)
+{
+	const char *wa, *wb;
+	size_t na, nb;
+
+	for (;;) {
+		wa = next_word(&a, &na);
+		wb = next_word(&b, &nb);
+		if (!wa || !wb)
+			return !wa && !wb;
+		if (na != nb || memcmp(wa, wb, na))
+			return FALSE;
+	}
 }
 
 static gboolean
@@ -323,7 +341,7 @@ cc_stable(const struct gate_patch *p)
 static void
 judge(struct gate_patch *p, const struct fix *f, const char *subject)
 {
-	g_autofree char *want = NULL, *got = NULL, *line = NULL;
+	g_autofree char *line = NULL;
 
 	if (!f->type)
 		return; /* git could not be asked: said already */
@@ -342,9 +360,7 @@ judge(struct gate_patch *p, const struct fix *f, const char *subject)
 	if (!f->subject)
 		return;
 	line = g_strdup_printf("Fixes: %.12s (\"%s\")", f->full, f->subject);
-	want = squeeze(f->subject);
-	got = subject ? squeeze(subject) : NULL;
-	if (got && strcmp(got, want))
+	if (subject && !same_words(subject, f->subject))
 		gate_find(p, GATE_C_FIXES, GATE_FAIL, line,
 			  "Fixes: %s: the subject is not that commit's; "
 			  "use: %s",
@@ -354,7 +370,7 @@ judge(struct gate_patch *p, const struct fix *f, const char *subject)
 			  "Fixes: %s has %zu hex digits, at least %d are "
 			  "asked; use: %s",
 			  f->id, strlen(f->id), GATE_ID_MIN, line);
-	else if (!got)
+	else if (!subject)
 		gate_find(p, GATE_C_FIXES, GATE_NOTE, line,
 			  "Fixes: %s quotes no subject (\"...\"); use: %s",
 			  f->id, line);
