@@ -5,9 +5,10 @@
  * (smalltree.h: an index of a few entries, not the kernel's 8 MB written
  * twice a patch), the commits made again on the base's full tree by one
  * fast-import (replay.h), then a fast-forward (fastfwd.h),
- * FETCH_HEAD or `git merge --no-ff` in the user's tree, with signals held
- * (gitrun_hold()) so that it happens whole or not at all. When the small
- * tree cannot stand for the full one (a touched path is a folder there,
+ * FETCH_HEAD or a merge in the user's tree (by plumbing, mergeplumb.h,
+ * when `git merge --no-ff` would make the same commit, else by it), with
+ * signals held (gitrun_hold()) so that it happens whole or not at all. When the
+ * small tree cannot stand for the full one (a touched path is a folder there,
  * a signed commit) or am fails there, the series is applied again in a
  * sparse checkout of the full index, whose verdict is the one given. The user's
  * work tree is touched only once the series has applied in full; a failed merge
@@ -17,6 +18,7 @@
 #include "core/gitrun.h"
 #include "git/fastfwd.h"
 #include "git/mergemsg.h"
+#include "git/mergeplumb.h"
 #include "git/replay.h"
 #include "git/smalltree.h"
 #include "git/tmpwt.h"
@@ -306,6 +308,12 @@ merge(struct apply_job *j, const char *tmpdir, GError **err)
 	int rc = LORE_OK, st;
 	guint i;
 
+	/* without an editor, by plumbing when git merge would do no more */
+	if (msg && !edit &&
+	    (rc = mergeplumb_run(j->onto, j->tip, msg, j->merge_flags, err)) !=
+		MERGEPLUMB_GIT)
+		goto out;
+	rc = LORE_OK;
 	if (!msg || !g_file_set_contents(file, msg, -1, &we)) {
 		rc = fail(err, LORE_EIO, "cannot write the merge message%s%s",
 			  we ? ": " : "", we ? we->message : "");

@@ -23,11 +23,16 @@ move_tree(const char *from, const char *to, GString *e)
 }
 
 /* HEAD (the branch it names) to @tip if it is still @onto, and
- * ORIG_HEAD to @onto, in one transaction with git merge's reflog line */
+ * ORIG_HEAD to @onto, in one transaction with git merge's reflog line
+ * (GIT_REFLOG_ACTION, or "merge @tip_arg", then @what was done) */
 static int
-move_refs(const char *onto, const char *tip, GString *e)
+move_refs(const char *onto, const char *tip, const char *tip_arg,
+	  const char *what, GString *e)
 {
-	g_autofree char *msg = g_strdup_printf("merge %s: Fast-forward", tip);
+	const char *action = g_getenv("GIT_REFLOG_ACTION");
+	g_autofree char *msg =
+	    action ? g_strdup_printf("%s: %s", action, what)
+		   : g_strdup_printf("merge %s: %s", tip_arg, what);
 	g_autofree char *in = g_strdup_printf("update HEAD %s %s\n"
 					      "option no-deref\n"
 					      "update ORIG_HEAD %s\n",
@@ -50,22 +55,23 @@ refused(const GString *e, GError **err)
 }
 
 int
-fastfwd_run(const char *onto, const char *tip, GError **err)
+fastfwd_move(const char *onto, const char *to, const char *tip,
+	     const char *what, GError **err)
 {
 	const char *const hook[] = {
 	    "hook", "run", "--ignore-missing", "post-merge", "--", "0", NULL};
 	GString *e = g_string_new(NULL);
 	int rc = LORE_OK, st;
 
-	if ((st = move_tree(onto, tip, e)) != 0) {
+	if ((st = move_tree(onto, to, e)) != 0) {
 		rc = refused(e, err);
 		goto out;
 	}
-	if ((st = move_refs(onto, tip, e)) != 0) {
+	if ((st = move_refs(onto, to, tip, what, e)) != 0) {
 		rc = refused(e, err);
 		/* the branch moved meanwhile: the tree goes back */
 		g_string_truncate(e, 0);
-		move_tree(tip, onto, e);
+		move_tree(to, onto, e);
 		goto out;
 	}
 	/* as git merge: the hook's verdict changes nothing; its words go
@@ -76,4 +82,10 @@ fastfwd_run(const char *onto, const char *tip, GError **err)
 out:
 	g_string_free(e, TRUE);
 	return rc;
+}
+
+int
+fastfwd_run(const char *onto, const char *tip, GError **err)
+{
+	return fastfwd_move(onto, tip, tip, "Fast-forward", err);
 }
