@@ -16,6 +16,7 @@
  */
 #include "git/apply.h"
 #include "core/gitrun.h"
+#include "git/applypre.h"
 #include "git/fastfwd.h"
 #include "git/mergemsg.h"
 #include "git/mergeplumb.h"
@@ -56,67 +57,6 @@ fail(GError **err, int code, const char *fmt, ...)
 	(*err)->message = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-int
-apply_precheck(GError **err)
-{
-	static const char *const busy[] = {
-	    "rebase-apply",	"rebase-merge", "MERGE_HEAD",
-	    "CHERRY_PICK_HEAD", "REVERT_HEAD",	"BISECT_LOG",
-	};
-	const char *const paths[] = {"rev-parse",  "--is-inside-work-tree",
-				     "--git-path", busy[0],
-				     "--git-path", busy[1],
-				     "--git-path", busy[2],
-				     "--git-path", busy[3],
-				     "--git-path", busy[4],
-				     "--git-path", busy[5],
-				     NULL};
-	const char *const head[] = {"rev-parse", "-q", "--verify",
-				    "HEAD^{commit}", NULL};
-	const char *const status[] = {"status", "--porcelain",
-				      "--untracked-files=no", NULL};
-	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
-	g_auto(GStrv) lines = NULL;
-	int rc = LORE_OK;
-	guint i;
-
-	if (gitrun(NULL, paths, NULL, 0, out, e, NULL) != 0 ||
-	    !g_str_has_prefix(out->str, "true\n")) {
-		rc = fail(
-		    err, LORE_EUSAGE,
-		    "--apply: not inside a git work tree; nothing applied");
-		goto out;
-	}
-	lines = g_strsplit(out->str, "\n", -1);
-	for (i = 0; i < G_N_ELEMENTS(busy) && lines[i] && lines[i + 1]; i++) {
-		if (g_file_test(lines[i + 1], G_FILE_TEST_EXISTS)) {
-			rc = fail(err, LORE_EUSAGE,
-				  "--apply: an operation is in progress in "
-				  "this repository (%s); nothing applied",
-				  busy[i]);
-			goto out;
-		}
-	}
-	g_string_truncate(out, 0);
-	if (gitrun(NULL, head, NULL, 0, out, e, NULL) != 0) {
-		rc = fail(err, LORE_EUSAGE,
-			  "--apply: the repository has no commit to apply on; "
-			  "nothing applied");
-		goto out;
-	}
-	g_string_truncate(out, 0);
-	if (gitrun(NULL, status, NULL, 0, out, e, NULL) != 0 || out->len) {
-		rc = fail(err, LORE_EUSAGE,
-			  "--apply: the work tree has uncommitted changes; "
-			  "nothing applied");
-		goto out;
-	}
-out:
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
-	return rc;
 }
 
 /* One line of git's output, as a string (g_free), or NULL. */
@@ -467,6 +407,11 @@ trial(struct apply_job *j, struct tmpwt *w, gboolean try_small, GError **err)
 	if ((rc = tmpwt_add(w, j->onto, err)))
 		return rc;
 	paths = smalltree_paths(w->path, j->mbox);
+	/* once: what the series would meet in the user's tree (nothing of
+	 * it is touched for FETCH_HEAD alone) */
+	if (try_small && (j->mode == APPLY_BRANCH || j->mode == APPLY_MERGE) &&
+	    (rc = applypre_clean(paths, err)))
+		return rc;
 	if (try_small && paths) {
 		rc = smalltree_prepare(w->path, j->onto, paths, &start, err);
 		if (rc && rc != SMALLTREE_FULL)
