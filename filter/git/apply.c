@@ -235,12 +235,12 @@ write_fetch_head(struct apply_job *j, GError **err)
 }
 
 static int
-merge(struct apply_job *j, const char *tmpdir, GError **err)
+merge(struct apply_job *j, const struct tmpwt *w, GError **err)
 {
 	const char *const abort_[] = {"merge", "--abort", NULL};
 	g_autofree char *msg = mergemsg_build(j->cover, j->mbox, j->patches,
 					      j->link, j->merge_template);
-	g_autofree char *file = g_build_filename(tmpdir, "merge-msg", NULL);
+	g_autofree char *file = g_build_filename(w->dir, "merge-msg", NULL);
 	gboolean edit = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	GPtrArray *argv = g_ptr_array_new();
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
@@ -250,8 +250,8 @@ merge(struct apply_job *j, const char *tmpdir, GError **err)
 
 	/* without an editor, by plumbing when git merge would do no more */
 	if (msg && !edit &&
-	    (rc = mergeplumb_run(j->onto, j->tip, msg, j->merge_flags, err)) !=
-		MERGEPLUMB_GIT)
+	    (rc = mergeplumb_run(j->onto, j->tip, msg, j->merge_flags, w->path,
+				 err)) != MERGEPLUMB_GIT)
 		goto out;
 	rc = LORE_OK;
 	if (!msg || !g_file_set_contents(file, msg, -1, &we)) {
@@ -343,7 +343,7 @@ refs_restore(struct saved_refs *sr, gboolean put_back)
 }
 
 static int
-bring_home(struct apply_job *j, const char *tmpdir, GError **err)
+bring_home(struct apply_job *j, const struct tmpwt *w, GError **err)
 {
 	struct saved_refs sr;
 	int rc;
@@ -356,11 +356,11 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 		refs_save(&sr);
 		rc = write_fetch_head(j, err);
 		if (!rc)
-			rc = merge(j, tmpdir, err);
+			rc = merge(j, w, err);
 		refs_restore(&sr, rc != 0);
 		return rc;
 	}
-	return fastfwd_run(j->onto, j->tip, err);
+	return fastfwd_run(j->onto, j->tip, w->path, err);
 }
 
 /* The sparse worktree of the full index: the series' files checked out
@@ -482,7 +482,7 @@ out:
 	if (!rc && gitrun_interrupted())
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
 	if (!rc)
-		rc = bring_home(j, w.dir, err);
+		rc = bring_home(j, &w, err);
 	tmpwt_remove(&w);
 	gitrun_release();
 	gitrun_unguard();

@@ -18,10 +18,13 @@
 
 /*
  * HEAD, which is @onto, moved to @tip (a descendant of it) with the work
- * tree and index. A lore_status; on failure the branch, index and work
- * tree are as they were and @err says why in one line.
+ * tree and index. @scratch: a worktree of the same repository whose index
+ * is small (the trial's), where the two trees are compared, or NULL. A
+ * lore_status; on failure the branch, index and work tree are as they
+ * were and @err says why in one line.
  */
-int fastfwd_run(const char *onto, const char *tip, GError **err);
+int fastfwd_run(const char *onto, const char *tip, const char *scratch,
+		GError **err);
 
 /*
  * The same move from @onto to @to (a fast-forward or a merge commit whose
@@ -29,6 +32,6 @@ int fastfwd_run(const char *onto, const char *tip, GError **err);
  * @tip: @what" (@tip as git merge was given it).
  */
 int fastfwd_move(const char *onto, const char *to, const char *tip,
-		 const char *what, GError **err);
+		 const char *what, const char *scratch, GError **err);
 
 #endif

@@ -231,7 +231,7 @@ commit_tree(const char *head, const char *tip, const char *msg, GError **err)
 
 int
 mergeplumb_run(const char *onto, const char *tip, const char *msg,
-	       char *const *flags, GError **err)
+	       char *const *flags, const char *scratch, GError **err)
 {
 	g_autofree char *head = NULL, *final = NULL, *merge = NULL;
 	gboolean signoff;
@@ -244,5 +244,5 @@ mergeplumb_run(const char *onto, const char *tip, const char *msg,
 	if (!(merge = commit_tree(head, tip, final, err)))
 		return LORE_ENOTFOUND;
 	return fastfwd_move(head, merge, tip,
-			    "Merge made by the 'ort' strategy.", err);
+			    "Merge made by the 'ort' strategy.", scratch, err);
 }

@@ -22,13 +22,13 @@
 
 /*
  * The merge of @tip (applied on @onto) into the current branch with the
- * message in @msg (as
- * `git merge --no-ff -F FILE --no-edit @flags @tip` would take it from
- * FILE). LORE_OK when made; MERGEPLUMB_GIT when only git merge can make
- * it as git merge would (the repository untouched); else a lore_status,
- * the branch, index and work tree as they were, and @err says why.
+ * message in @msg (as `git merge --no-ff -F FILE --no-edit @flags @tip`
+ * would take it from FILE; @scratch as fastfwd_move() takes it). LORE_OK
+ * when made; MERGEPLUMB_GIT when only git merge can make it as git merge
+ * would (the repository untouched); else a lore_status, the branch,
+ * index and work tree as they were, and @err says why.
  */
 int mergeplumb_run(const char *onto, const char *tip, const char *msg,
-		   char *const *flags, GError **err);
+		   char *const *flags, const char *scratch, GError **err);
 
 #endif
