@@ -10,7 +10,8 @@
 
 names="message thread subject trailer mboxrd gzip dnstxt appendlog pullreq gate"
 names="$names tyjson prereq url maintainers"
-plan 28
+names="$names mergemsg"
+plan 30
 
 # replay NAME FILE...: the harness over the files, 1 when there are none
 replay() {
