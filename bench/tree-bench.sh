@@ -369,37 +369,35 @@ if [ "$variants" = 1 ]; then
 	row 'rd smallpar: floor C, both revisions at once' F.rd-smallpar
 fi
 echo
-echo "Targets (ratios of this run):"
+echo "Targets (ratios of this run: wall time, then user+system CPU time):"
 echo
 printf '| target |'
-for n in $sizes; do printf ' %s patches |' "$n"; done
+for n in $sizes; do printf ' %s patches: wall | CPU |' "$n"; done
 echo
 printf '|---|'
-for n in $sizes; do printf -- '---|'; done
+for n in $sizes; do printf -- '---|---|'; done
 echo
+# target_row TITLE LABEL BASE LIMIT: the wall and CPU ratios of LABEL to BASE
+target_row() {
+	local r c
+	printf '| %s |' "$1"
+	for n in $sizes; do
+		r=$(ratio "$(med "$n" "$2")" "$(med "$n" "$3")")
+		c=$(ratio "$(cpu "$n" "$2")" "$(cpu "$n" "$3")")
+		printf ' %sx: %s | %sx: %s |' "$r" "$(mark "$r" "$4")" "$c" "$(mark "$c" "$4")"
+	done
+	echo
+}
 for s in apply head merge; do
-	printf '| `--apply%s` <= 1.2x floor A |' "$([ "$s" = apply ] || echo "=$s")"
-	for n in $sizes; do
-		r=$(ratio "$(med "$n" "L.$s")" "$(med "$n" F.am)")
-		printf ' %sx: %s |' "$r" "$(mark "$r" 1.2)"
-	done
-	echo
-	printf '| `--apply%s` <= 0.6x b4 |' "$([ "$s" = apply ] || echo "=$s")"
-	for n in $sizes; do
-		r=$(ratio "$(med "$n" "L.$s")" "$(med "$n" "B.$s")")
-		printf ' %sx: %s |' "$r" "$(mark "$r" 0.6)"
-	done
-	echo
+	m=$([ "$s" = apply ] || echo "=$s")
+	target_row "\`--apply$m\` <= 1.2x floor A" "L.$s" F.am 1.2
+	target_row "\`--apply$m\` <= 0.6x b4" "L.$s" "B.$s" 0.6
 done
-printf '| `--range-diff` <= 0.3x `b4 diff` |'
-for n in $sizes; do
-	r=$(ratio "$(med "$n" L.rangediff)" "$(med "$n" b4.rangediff)")
-	printf ' %sx: %s |' "$r" "$(mark "$r" 0.3)"
-done
-echo
+target_row '`--range-diff` <= 0.3x `b4 diff`' L.rangediff b4.rangediff 0.3
 printf '| `--range-diff` against floor C |'
 for n in $sizes; do
-	printf ' %sx |' "$(ratio "$(med "$n" L.rangediff)" "$(med "$n" F.rd-small)")"
+	printf ' %sx | %sx |' "$(ratio "$(med "$n" L.rangediff)" "$(med "$n" F.rd-small)")" \
+		"$(ratio "$(cpu "$n" L.rangediff)" "$(cpu "$n" F.rd-small)")"
 done
 echo
 echo

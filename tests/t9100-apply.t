@@ -107,13 +107,14 @@ check "with the cover letter's text" grep -qx "It also adds a file." "$TRASH/mer
 ! grep -q "^base-commit:" "$TRASH/merge.la"
 ok $? "the cover letter's base-commit trailer is not in the message"
 
-# --- refused before anything: a dirty tree, an operation in progress
+# --- refused before anything: a file the series changes changed in the
+# work tree, an operation in progress
 user "$TRASH/u4"
 echo dirty >>"$TRASH/u4/file.c"
 state "$TRASH/u4" >"$TRASH/before4"
 (cd "$TRASH/u4" && la --apply "$id" >/dev/null 2>"$TRASH/err4")
 is $? 2 "a dirty work tree: exit 2"
-is "$(cat "$TRASH/err4")" "lore-am: --apply: the work tree has uncommitted changes; nothing applied" "one line says why"
+is "$(grep "^lore-am:" "$TRASH/err4")" "lore-am: --apply: the work tree has uncommitted changes; nothing applied" "one line says why"
 state "$TRASH/u4" >"$TRASH/after4"
 same_file "$TRASH/after4" "$TRASH/before4" "the dirty repository is unchanged"
 

@@ -3,12 +3,14 @@
 # as `git merge --ff-only` moves it (the same commits, reflog line and
 # ORIG_HEAD, the post-merge hook run), without a second look at every
 # file of the work tree after the precheck's (one index refresh in the
-# user's tree, not two). What git merge refuses is still refused, the
+# user's tree, not two) and without a walk of its whole index (the two
+# trees' difference given to git apply --index). What git merge refuses
+# is still refused (by read-tree -m -u when git apply refuses), the
 # repository as it was: an untracked file where the series adds one, a
 # file the series changes edited while the trial ran.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 16
+plan 17
 
 R=$TRASH/repo
 make_repo "$R"
@@ -60,6 +62,9 @@ W=$TRASH/u1 perl -ne 'print "$1\n" if /"event":"def_repo","sid":"([^"]*)".*"work
 	"$TRASH/trace1" | sort -u >"$TRASH/in-u1"
 refreshes=$(comm -12 "$TRASH/refreshing" "$TRASH/in-u1" | wc -l)
 is "$refreshes" 1 "the work tree's files are looked at once, not once more to fast-forward"
+# nor is every entry of its index walked: the trees' difference is applied
+is "$(grep -c '"event":"start".*"argv":\[[^]]*"read-tree"' "$TRASH/trace1")" 0 \
+	"no read-tree walks the whole index (git apply --index of the difference)"
 
 # an untracked file where the series adds new.c: refused, as git merge does
 user "$TRASH/u2"

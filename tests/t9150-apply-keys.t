@@ -32,7 +32,7 @@ pipe apply-merge >/dev/null 2>&1
 ok $? "lore-am-pipe apply-merge exits 0"
 is "$(git -C "$TRASH/u" log -1 --format=%s)" 'Merge patch series "Add a and c"' \
 	"the current branch has the merge"
-echo dirty >>"$TRASH/u/file.c"
+echo dirty >>"$TRASH/u/file.c" && git -C "$TRASH/u" add file.c
 pipe apply-merge >/dev/null 2>"$TRASH/err"
 is $? 1 "a dirty repository: lore-am-pipe apply-merge fails"
 check "with lore-am's reason" grep -q "uncommitted changes" "$TRASH/err"

@@ -5,9 +5,10 @@
  * (smalltree.h: an index of a few entries, not the kernel's 8 MB written
  * twice a patch), the commits made again on the base's full tree by one
  * fast-import (replay.h), then a fast-forward (fastfwd.h),
- * FETCH_HEAD or `git merge --no-ff` in the user's tree, with signals held
- * (gitrun_hold()) so that it happens whole or not at all. When the small
- * tree cannot stand for the full one (a touched path is a folder there,
+ * FETCH_HEAD or a merge in the user's tree (by plumbing, mergeplumb.h,
+ * when `git merge --no-ff` would make the same commit, else by it), with
+ * signals held (gitrun_hold()) so that it happens whole or not at all. When the
+ * small tree cannot stand for the full one (a touched path is a folder there,
  * a signed commit) or am fails there, the series is applied again in a
  * sparse checkout of the full index, whose verdict is the one given. The user's
  * work tree is touched only once the series has applied in full; a failed merge
@@ -15,8 +16,10 @@
  */
 #include "git/apply.h"
 #include "core/gitrun.h"
+#include "git/applypre.h"
 #include "git/fastfwd.h"
 #include "git/mergemsg.h"
+#include "git/mergeplumb.h"
 #include "git/replay.h"
 #include "git/smalltree.h"
 #include "git/tmpwt.h"
@@ -54,67 +57,6 @@ fail(GError **err, int code, const char *fmt, ...)
 	(*err)->message = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-int
-apply_precheck(GError **err)
-{
-	static const char *const busy[] = {
-	    "rebase-apply",	"rebase-merge", "MERGE_HEAD",
-	    "CHERRY_PICK_HEAD", "REVERT_HEAD",	"BISECT_LOG",
-	};
-	const char *const paths[] = {"rev-parse",  "--is-inside-work-tree",
-				     "--git-path", busy[0],
-				     "--git-path", busy[1],
-				     "--git-path", busy[2],
-				     "--git-path", busy[3],
-				     "--git-path", busy[4],
-				     "--git-path", busy[5],
-				     NULL};
-	const char *const head[] = {"rev-parse", "-q", "--verify",
-				    "HEAD^{commit}", NULL};
-	const char *const status[] = {"status", "--porcelain",
-				      "--untracked-files=no", NULL};
-	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
-	g_auto(GStrv) lines = NULL;
-	int rc = LORE_OK;
-	guint i;
-
-	if (gitrun(NULL, paths, NULL, 0, out, e, NULL) != 0 ||
-	    !g_str_has_prefix(out->str, "true\n")) {
-		rc = fail(
-		    err, LORE_EUSAGE,
-		    "--apply: not inside a git work tree; nothing applied");
-		goto out;
-	}
-	lines = g_strsplit(out->str, "\n", -1);
-	for (i = 0; i < G_N_ELEMENTS(busy) && lines[i] && lines[i + 1]; i++) {
-		if (g_file_test(lines[i + 1], G_FILE_TEST_EXISTS)) {
-			rc = fail(err, LORE_EUSAGE,
-				  "--apply: an operation is in progress in "
-				  "this repository (%s); nothing applied",
-				  busy[i]);
-			goto out;
-		}
-	}
-	g_string_truncate(out, 0);
-	if (gitrun(NULL, head, NULL, 0, out, e, NULL) != 0) {
-		rc = fail(err, LORE_EUSAGE,
-			  "--apply: the repository has no commit to apply on; "
-			  "nothing applied");
-		goto out;
-	}
-	g_string_truncate(out, 0);
-	if (gitrun(NULL, status, NULL, 0, out, e, NULL) != 0 || out->len) {
-		rc = fail(err, LORE_EUSAGE,
-			  "--apply: the work tree has uncommitted changes; "
-			  "nothing applied");
-		goto out;
-	}
-out:
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
-	return rc;
 }
 
 /* One line of git's output, as a string (g_free), or NULL. */
@@ -293,12 +235,12 @@ write_fetch_head(struct apply_job *j, GError **err)
 }
 
 static int
-merge(struct apply_job *j, const char *tmpdir, GError **err)
+merge(struct apply_job *j, const struct tmpwt *w, GError **err)
 {
 	const char *const abort_[] = {"merge", "--abort", NULL};
 	g_autofree char *msg = mergemsg_build(j->cover, j->mbox, j->patches,
 					      j->link, j->merge_template);
-	g_autofree char *file = g_build_filename(tmpdir, "merge-msg", NULL);
+	g_autofree char *file = g_build_filename(w->dir, "merge-msg", NULL);
 	gboolean edit = isatty(STDIN_FILENO) && isatty(STDERR_FILENO);
 	GPtrArray *argv = g_ptr_array_new();
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
@@ -306,6 +248,12 @@ merge(struct apply_job *j, const char *tmpdir, GError **err)
 	int rc = LORE_OK, st;
 	guint i;
 
+	/* without an editor, by plumbing when git merge would do no more */
+	if (msg && !edit &&
+	    (rc = mergeplumb_run(j->onto, j->tip, msg, j->merge_flags, w->path,
+				 err)) != MERGEPLUMB_GIT)
+		goto out;
+	rc = LORE_OK;
 	if (!msg || !g_file_set_contents(file, msg, -1, &we)) {
 		rc = fail(err, LORE_EIO, "cannot write the merge message%s%s",
 			  we ? ": " : "", we ? we->message : "");
@@ -395,7 +343,7 @@ refs_restore(struct saved_refs *sr, gboolean put_back)
 }
 
 static int
-bring_home(struct apply_job *j, const char *tmpdir, GError **err)
+bring_home(struct apply_job *j, const struct tmpwt *w, GError **err)
 {
 	struct saved_refs sr;
 	int rc;
@@ -408,11 +356,11 @@ bring_home(struct apply_job *j, const char *tmpdir, GError **err)
 		refs_save(&sr);
 		rc = write_fetch_head(j, err);
 		if (!rc)
-			rc = merge(j, tmpdir, err);
+			rc = merge(j, w, err);
 		refs_restore(&sr, rc != 0);
 		return rc;
 	}
-	return fastfwd_run(j->onto, j->tip, err);
+	return fastfwd_run(j->onto, j->tip, w->path, err);
 }
 
 /* The sparse worktree of the full index: the series' files checked out
@@ -459,6 +407,11 @@ trial(struct apply_job *j, struct tmpwt *w, gboolean try_small, GError **err)
 	if ((rc = tmpwt_add(w, j->onto, err)))
 		return rc;
 	paths = smalltree_paths(w->path, j->mbox);
+	/* once: what the series would meet in the user's tree (nothing of
+	 * it is touched for FETCH_HEAD alone) */
+	if (try_small && (j->mode == APPLY_BRANCH || j->mode == APPLY_MERGE) &&
+	    (rc = applypre_clean(paths, err)))
+		return rc;
 	if (try_small && paths) {
 		rc = smalltree_prepare(w->path, j->onto, paths, &start, err);
 		if (rc && rc != SMALLTREE_FULL)
@@ -529,7 +482,7 @@ out:
 	if (!rc && gitrun_interrupted())
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
 	if (!rc)
-		rc = bring_home(j, w.dir, err);
+		rc = bring_home(j, &w, err);
 	tmpwt_remove(&w);
 	gitrun_release();
 	gitrun_unguard();

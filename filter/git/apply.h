@@ -4,8 +4,9 @@
  * the current branch (fast-forward), as FETCH_HEAD (--apply=head, b4's
  * -H) or merged with the cover letter as message (--apply=merge, -M).
  * Whatever fails, the user's repository is as it was: the worktree is
- * always removed, nothing is half-applied, and a dirty work tree or an
- * operation in progress is refused before anything is done.
+ * always removed, nothing is half-applied, and an operation in progress,
+ * a staged change or an uncommitted one to a file the series touches is
+ * refused before anything is done (the last two not for =head).
  *
  * Ownership: struct apply_job's inputs are borrowed; its outputs (tip)
  * are the caller's, freed with apply_job_clear().
@@ -27,9 +28,9 @@ gboolean apply_parse_mode(const char *s, enum apply_mode *mode);
 
 /*
  * The repository in the current folder can take a series: a work tree
- * with a commit, no uncommitted changes to tracked files, no am, rebase,
- * merge, cherry-pick, revert or bisect in progress. A lore_status; the
- * one-line reason is in @err.
+ * with a commit, no am, rebase, merge, cherry-pick, revert or bisect in
+ * progress. A lore_status; the one-line reason is in @err. (Uncommitted
+ * changes are looked for once the series' files are known: applypre.h.)
  */
 int apply_precheck(GError **err);
 
