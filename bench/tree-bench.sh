@@ -8,10 +8,12 @@
 # trace2 account of where lore-am's time goes.
 #
 # Usage:
-#   tree-bench.sh [-n PAIRS] [-S "10 50"] [-w DIR] [-L LORE_AM] [-X] [-T] [-K]
+#   tree-bench.sh [-n PAIRS] [-S "10 50"] [-s STEPS] [-w DIR] [-L LORE_AM] [-X] [-T] [-K]
 #
 #   -n PAIRS    interleaved runs of each command (default 5; medians)
 #   -S SIZES    the series, in patches (default "10 50")
+#   -s STEPS    only these steps (default "out apply head merge rangediff"),
+#               with their floors; the others' cells say nan or n/a
 #   -w DIR      work folder, kept and reused (default bench/out/tree): the
 #               generated tree, the user's clone, raw timings
 #   -L LORE_AM  the binary to time (default ./lore-am of this tree)
@@ -39,11 +41,13 @@ say() { echo "tree-bench.sh: $*" >&2; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 pairs=5 sizes="10 50" work=$here/out/tree lore=$here/../lore-am
+steps="out apply head merge rangediff"
 variants=1 trace=1 checks=1 only_check=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) pairs=${2:?}; shift 2 ;;
 	-S) sizes=${2:?}; shift 2 ;;
+	-s) steps=${2:?}; shift 2 ;;
 	-w) work=${2:?}; shift 2 ;;
 	-L) lore=${2:?}; shift 2 ;;
 	-X) variants=0; shift ;;
@@ -178,7 +182,6 @@ timed() {
 		die "$label ($n patches): the result is not the series' v2"
 }
 
-steps="out apply head merge rangediff"
 # run_one N WHO STEP: the command of one cell of the table
 run_one() {
 	local n=$1 who=$2 step=$3 t=$gen/s$1.mbox i=${id[$1]}
@@ -252,6 +255,8 @@ done
 # ---- the interleaved runs ---------------------------------------------
 fl="F.am F.apply-seq F.apply-expect F.rd-small F.rd-seq"
 [ "$variants" = 0 ] || fl="$fl F.apply-fi F.apply-idx4 F.apply-cone F.apply-cached F.rd-expect F.rd-smallpar"
+case " $steps " in *" rangediff "*) ;; *) fl=$(echo $fl | tr ' ' '\n' | grep -v '^F.rd-' | xargs) ;; esac
+case " $steps " in *" apply "*|*" head "*|*" merge "*) ;; *) fl=$(echo $fl | tr ' ' '\n' | grep '^F.rd-' | xargs) ;; esac
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$(date +%s)
 for ((r = 1; r <= pairs; r++)); do
@@ -334,12 +339,14 @@ for s in $steps; do
 	done
 	echo
 done
+case " $steps " in *" apply "*)
 printf '| `--apply` vs floor A (plain `git am`) |'
 for n in $sizes; do
 	l=$(cpu "$n" L.apply) bb=$(cpu "$n" F.am)
 	printf ' %s | %s s | %s s |' "$(ratio "$l" "$bb")" "$(secs "$l")" "$(secs "$bb")"
 done
-echo
+echo ;;
+esac
 echo
 echo "Against the hand floors (\`bench/tree-floors.sh\`, the same am-ready mbox, medians of $pairs):"
 echo
@@ -351,6 +358,7 @@ for n in $sizes; do printf -- '---|'; done
 echo
 row() {
 	local title=$1 label=$2
+	[ -e "$work/t/${sizes%% *}.$label" ] || return 0
 	printf '| %s |' "$title"
 	for n in $sizes; do printf ' %s s |' "$(secs "$(med "$n" "$label")")"; done
 	echo
@@ -388,18 +396,20 @@ target_row() {
 	done
 	echo
 }
-for s in apply head merge; do
+for s in $(echo $steps | tr ' ' '\n' | grep -x 'apply\|head\|merge'); do
 	m=$([ "$s" = apply ] || echo "=$s")
 	target_row "\`--apply$m\` <= 1.2x floor A" "L.$s" F.am 1.2
 	target_row "\`--apply$m\` <= 0.6x b4" "L.$s" "B.$s" 0.6
 done
+case " $steps " in *" rangediff "*)
 target_row '`--range-diff` <= 0.3x `b4 diff`' L.rangediff b4.rangediff 0.3
 printf '| `--range-diff` against floor C |'
 for n in $sizes; do
 	printf ' %sx | %sx |' "$(ratio "$(med "$n" L.rangediff)" "$(med "$n" F.rd-small)")" \
 		"$(ratio "$(cpu "$n" L.rangediff)" "$(cpu "$n" F.rd-small)")"
 done
-echo
+echo ;;
+esac
 echo
 
 # ---- trace2: where lore-am's time goes ---------------------------------

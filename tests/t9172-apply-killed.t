@@ -1,7 +1,8 @@
 #!/bin/bash
-# A SIGKILL during --apply, --apply=merge, --apply=head or --range-diff
-# leaves the temporary worktree registered and its lore-am-apply-* folder:
-# nothing can clean up after SIGKILL. The next run removes what such a run
+# A SIGKILL during --apply, --apply=merge or --apply=head leaves the
+# temporary worktree registered and its lore-am-apply-* folder, during
+# --range-diff its two folders only (its git folders are its own, nothing
+# registered in the repository): nothing can clean up after SIGKILL. The next run removes what such a run
 # left, once its process is gone: never a live run's (same pid and start
 # time), never another host's; a pid used again by a later process does
 # not keep a leftover alive.
@@ -66,21 +67,21 @@ folders() { ls "$TMPDIR" | grep -c '^lore-am-'; }
 
 for mode in --apply --apply=merge --apply=head --range-diff; do
 	if [ $mode = --range-diff ]; then
-		src=$TRASH/rd mbox=$TRASH/rd.mbox msg=$rdid runs=2
+		src=$TRASH/rd mbox=$TRASH/rd.mbox msg=$rdid runs=2 wts=0 what=folder
 	else
-		src=$TRASH/repo mbox=$TRASH/thread.mbox msg=$id runs=1
+		src=$TRASH/repo mbox=$TRASH/thread.mbox msg=$id runs=1 wts=1 what=worktree
 	fi
 	user "$TRASH/u" "$src"
 	RUNS=$runs started "$TRASH/mark" "$TRASH/u" -m "$mbox" $mode "$msg"
 	ok $? "$mode: git am runs in the temporary worktree"
 	kill -KILL -- -"$pid"
 	wait $pid 2>/dev/null
-	is "$(leftovers "$TRASH/u"):$(folders)" "$runs:$runs" "$mode: SIGKILL leaves the worktrees registered and their folders"
+	is "$(leftovers "$TRASH/u"):$(folders)" "$wts:$runs" "$mode: SIGKILL leaves the folders ($wts worktree registered)"
 	(cd "$TRASH/u" && rm .git/hooks/applypatch-msg &&
 	 "$LORE_AM" -m "$mbox" $mode "$msg" </dev/null >/dev/null 2>"$TRASH/next.err")
 	ok $? "$mode: the next run works"
 	is "$(leftovers "$TRASH/u"):$(folders)" "0:0" "$mode: and removed the killed run's worktree and folder"
-	check "$mode: saying so" grep -q "^lore-am: note: removed the temporary worktree '.*/lore-am-apply-.*/worktree' a killed run left" "$TRASH/next.err"
+	check "$mode: saying so" grep -q "^lore-am: note: removed the temporary $what '.*/lore-am-apply-[^/]*\(/worktree\)\{$wts\}' a killed run left" "$TRASH/next.err"
 done
 
 # a live run's worktree is left alone by another run in the same repository

@@ -467,7 +467,7 @@ apply_run(struct apply_job *j, GError **err)
 			  "base %s is not a commit here; nothing applied", b);
 		goto out;
 	}
-	rc = trial(j, &w, TRUE, err);
+	rc = trial(j, &w, !j->full_tree, err);
 	if (rc == SMALLTREE_FULL) {
 		g_clear_pointer(&j->tip, g_free);
 		tmpwt_remove(&w);

@@ -47,6 +47,7 @@ struct apply_job {
 	char **merge_flags; /* more git merge arguments (borrowed) */
 	const char *merge_template; /* shazam-merge-template's text, or
 				     NULL: b4's default (borrowed) */
+	gboolean full_tree;	    /* no small tree: the caller tried one */
 	char *tip;		    /* out: the last commit applied */
 	char *onto;		    /* out: the commit it was applied on */
 	char *from; /* out: where the line of commits to tip starts: onto,

@@ -19,11 +19,18 @@
 #define FIELDS 5
 #define REPORT_MAX ((gsize)64 << 10)
 
+/* apply_run() as an applypair_fn */
+static int
+plain(struct apply_job *j, gpointer data, GError **err)
+{
+	return apply_run(j, err);
+}
+
 static void
-child(struct apply_job *a, int fd)
+child(applypair_fn fn, struct apply_job *a, gpointer da, int fd)
 {
 	GError *e = NULL;
-	int rc = apply_run(a, &e);
+	int rc = fn(a, da, &e);
 	g_autofree char *st = g_strdup_printf("%d", rc);
 	const char *f[FIELDS] = {st, e ? e->message : "", a->tip ? a->tip : "",
 				 a->onto ? a->onto : "",
@@ -63,12 +70,13 @@ report(int fd, struct apply_job *a, int *ra, GError **ea)
 	     p += strlen(p) + 1)
 		f[i++] = p;
 	if (i < FIELDS ||
-	    !g_ascii_string_to_signed(f[0], 10, 0, 255, &st, NULL))
+	    !g_ascii_string_to_signed(f[0], 10, -255, 255, &st, NULL))
 		goto out;
 	*ra = (int)st;
 	if (st)
 		g_set_error_literal(ea, LORE_ERROR, (int)st,
 				    *f[1] ? f[1] : "git am failed");
+	apply_job_clear(a);
 	a->tip = field(f[2]);
 	a->onto = field(f[3]);
 	a->from = field(f[4]);
@@ -79,12 +87,15 @@ out:
 }
 
 void
-applypair_run(struct apply_job *a, int *ra, GError **ea, struct apply_job *b,
-	      int *rb, GError **eb)
+applypair_run(applypair_fn fn, struct apply_job *a, gpointer da, int *ra,
+	      GError **ea, struct apply_job *b, gpointer db, int *rb,
+	      GError **eb)
 {
 	int fds[2], st;
 	pid_t pid = -1;
 
+	if (!fn)
+		fn = plain;
 	fflush(stdout);
 	fflush(stderr);
 	if (pipe(fds) == 0 && (pid = fork()) < 0) {
@@ -92,16 +103,16 @@ applypair_run(struct apply_job *a, int *ra, GError **ea, struct apply_job *b,
 		close(fds[1]);
 	}
 	if (pid < 0) {
-		*ra = apply_run(a, ea);
-		*rb = apply_run(b, eb);
+		*ra = fn(a, da, ea);
+		*rb = fn(b, db, eb);
 		return;
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child(a, fds[1]);
+		child(fn, a, da, fds[1]);
 	}
 	close(fds[1]);
-	*rb = apply_run(b, eb);
+	*rb = fn(b, db, eb);
 	if (!report(fds[0], a, ra, ea)) {
 		*ra = LORE_ENOTFOUND;
 		g_set_error_literal(ea, LORE_ERROR, LORE_ENOTFOUND,

@@ -1,8 +1,8 @@
 /*
- * applypair.h - two trial runs (apply.h, APPLY_NONE: --range-diff's two
- * revisions) at the same time: the first in a child process, the second
- * in this one. Each is a separate `git am` in its own temporary worktree
- * on its own small tree, so nothing is shared but the object store, which
+ * applypair.h - two trial runs (apply.h, APPLY_NONE, or rdtrial.h:
+ * --range-diff's two revisions) at the same time: the first in a child
+ * process, the second in this one. Each is a separate `git am` with its
+ * own HEAD and index, so nothing is shared but the object store, which
  * git writes safely from two processes. One after the other when no child
  * can be made.
  *
@@ -15,9 +15,15 @@
 
 #include "git/apply.h"
 
-/* apply_run(@a) and apply_run(@b): their lore_status in *@ra and *@rb,
- * with @ea and @eb set on failure. */
-void applypair_run(struct apply_job *a, int *ra, GError **ea,
-		   struct apply_job *b, int *rb, GError **eb);
+/* One trial run: apply_run(), or rdtrial.h's git am; @data is the
+ * caller's. A lore_status, or a negative status of the caller's (-255 to
+ * -1), with @err set when it failed. */
+typedef int (*applypair_fn)(struct apply_job *j, gpointer data, GError **err);
+
+/* @fn on @a (with @da) and on @b (with @db): their status in *@ra and
+ * *@rb, with @ea and @eb set on failure. @fn NULL: apply_run(). */
+void applypair_run(applypair_fn fn, struct apply_job *a, gpointer da, int *ra,
+		   GError **ea, struct apply_job *b, gpointer db, int *rb,
+		   GError **eb);
 
 #endif

@@ -1,18 +1,19 @@
 /*
  * rangediff.c - b4 diff's job with git as the engine: the am job run once
- * per revision (use_version), each result applied by `git am` in its own
- * temporary worktree on its base-commit (or the guessed base, else HEAD),
- * both revisions at the same time (applypair.h),
- * on a small tree of the files it touches (smalltree.h: the commits are
- * not made again on the full tree, their diffs are the same there), then
- * `git range-diff OLD_START..OLD NEW_START..NEW`. When a revision does
- * not apply, the patches' mails are compared instead, paired by title
- * (`git diff --no-index`), so a re-roll that reorders or drops patches
- * still reads right.
+ * per revision (use_version), each result applied by `git am` on its
+ * base-commit (or the guessed base, else HEAD), both revisions at the
+ * same time on one small tree of the files they touch, each in a git
+ * folder of its own (rdtrial.h; when that cannot tell, each in its own
+ * temporary worktree, applypair.h and apply.h), then `git range-diff
+ * OLD_START..OLD NEW_START..NEW` (the small tree's commits: their diffs
+ * are the full tree's). When a revision does not apply, the patches'
+ * mails are compared instead, paired by title (`git diff --no-index`), so
+ * a re-roll that reorders or drops patches still reads right.
  */
 #include "git/rangediff.h"
 #include "git/apply.h"
 #include "git/applypair.h"
+#include "git/rdtrial.h"
 #include "core/gitrun.h"
 #include "mail/mbox.h"
 #include "mail/message.h"
@@ -114,33 +115,50 @@ build(struct series_set *s, struct amjob_opts *o, int rev,
 	return rc;
 }
 
-/* Where revision @r goes: its base-commit, the guessed base, or HEAD. */
+/* The guessed base of revision @r (g_free), or NULL. */
 static char *
-choose_base(const struct amjob_result *r, struct config *cfg)
+guess_base(const struct amjob_result *r, struct config *cfg)
 {
 	const char *v = config_get(cfg, "guess-lookback", "guess-lookback");
 	struct treecheck tc;
 	int matched, days = v ? atoi(v) : 0;
 	char *base;
 
-	if (r->base_commit && treecheck_commit_known(r->base_commit) > 0)
-		return g_strdup(r->base_commit);
 	treecheck_parse(&tc, r->mbox);
 	base = treecheck_guess(&tc, days > 0 ? days : 14, NULL, &matched);
 	treecheck_clear(&tc);
-	return base ? base : g_strdup("HEAD");
+	return base;
 }
 
-/* Revision @r's trial run on its base (*@base, g_free) */
+/*
+ * Where each revision goes: its base-commit, the guessed base, or HEAD,
+ * as full ids where git knows them (one cat-file for the base-commits and
+ * HEAD), into the jobs @j[] (base: g_free).
+ */
 static void
-rev_job(const struct amjob_result *r, struct config *cfg, struct apply_job *j,
-	char **base)
+choose_bases(const struct amjob_result *const r[2], struct config *cfg,
+	     struct apply_job j[2])
 {
-	*base = choose_base(r, cfg);
-	memset(j, 0, sizeof(*j));
-	j->mode = APPLY_NONE;
-	j->mbox = r->mbox;
-	j->base = *base;
+	const char *names[3];
+	g_autoptr(GPtrArray) ids = NULL;
+	const char *head;
+	guint i;
+
+	for (i = 0; i < 2; i++)
+		names[i] = r[i]->base_commit ? r[i]->base_commit : "";
+	names[2] = "HEAD";
+	ids = treecheck_commit_ids(names, 3);
+	head = ids && ids->pdata[2] ? ids->pdata[2] : "HEAD";
+	for (i = 0; i < 2; i++) {
+		const char *base = *names[i] && ids ? ids->pdata[i] : NULL;
+
+		memset(&j[i], 0, sizeof(j[i]));
+		j[i].mode = APPLY_NONE;
+		j[i].mbox = r[i]->mbox;
+		if (!(j[i].base = g_strdup(base)) &&
+		    !(j[i].base = guess_base(r[i], cfg)))
+			j[i].base = g_strdup(head);
+	}
 }
 
 /* What the trial run of revision @r gave; FALSE when it did not apply. */
@@ -166,29 +184,55 @@ rangediff_set_show(const struct rangediff_show *s)
 	show = *s;
 }
 
-/* colored on a terminal, or asked for (-c); a file only with -c */
-/* Both revisions applied at the same time (applypair.h); FALSE when
- * either does not apply (said as when the second was tried after the
- * first: nothing about the second when the first fails). */
-static gboolean
-apply_both(const struct amjob_result *ro, const struct amjob_result *rn,
-	   struct config *cfg, struct apply_job *jo, struct apply_job *jn)
+/* After rdtrial_run(): the revisions it could not try, or that git am
+ * refused on the small tree, tried by apply_run(), two at once */
+static void
+slow_ones(struct apply_job j[2], int rc[2], GError *e[2])
 {
-	g_autofree char *bo = NULL, *bn = NULL;
-	GError *eo = NULL, *en = NULL;
-	int rco, rcn;
+	gboolean slow[2];
+	guint i;
+
+	for (i = 0; i < 2; i++) {
+		slow[i] = rc[i] == RDTRIAL_SLOW || rc[i] == RDTRIAL_FULL;
+		j[i].full_tree = rc[i] == RDTRIAL_FULL;
+		if (slow[i])
+			g_clear_error(&e[i]);
+	}
+	if (slow[0] && slow[1])
+		applypair_run(NULL, &j[0], NULL, &rc[0], &e[0], &j[1], NULL,
+			      &rc[1], &e[1]);
+	for (i = 0; i < 2 && !(slow[0] && slow[1]); i++)
+		if (slow[i])
+			rc[i] = apply_run(&j[i], &e[i]);
+}
+
+/* Both revisions applied at the same time (rdtrial.h, else applypair.h);
+ * FALSE when either does not apply (said as when the second was tried
+ * after the first: nothing about the second when the first fails). */
+static gboolean
+apply_both(const char *top, const struct amjob_result *ro,
+	   const struct amjob_result *rn, struct config *cfg,
+	   struct apply_job j[2])
+{
+	const struct amjob_result *const r[2] = {ro, rn};
+	GError *e[2] = {NULL, NULL};
+	int rc[2];
 	gboolean ok;
 
-	rev_job(ro, cfg, jo, &bo);
-	rev_job(rn, cfg, jn, &bn);
-	applypair_run(jo, &rco, &eo, jn, &rcn, &en);
-	ok = rev_said(ro, jo, rco, eo) && rev_said(rn, jn, rcn, en);
-	g_clear_error(&eo);
-	g_clear_error(&en);
-	jo->base = jn->base = NULL;
+	choose_bases(r, cfg, j);
+	rdtrial_run(top, &j[0], &rc[0], &e[0], &j[1], &rc[1], &e[1]);
+	slow_ones(j, rc, e);
+	ok = rev_said(ro, &j[0], rc[0], e[0]) &&
+	     rev_said(rn, &j[1], rc[1], e[1]);
+	g_clear_error(&e[0]);
+	g_clear_error(&e[1]);
+	g_free((char *)j[0].base);
+	g_free((char *)j[1].base);
+	j[0].base = j[1].base = NULL;
 	return ok;
 }
 
+/* colored on a terminal, or asked for (-c); a file only with -c */
 static const char *
 color_arg(void)
 {
@@ -218,117 +262,6 @@ said(gboolean ok, GError **err)
 	rc = (*err)->code;
 	g_clear_error(err);
 	return rc;
-}
-
-/* What --range-diff-opts may pass: options that change what is shown. */
-static const char *const shown_flags[] = {
-    "--no-dual-color",
-    "--left-only",
-    "--right-only",
-    "--no-notes",
-    "--stat",
-    "--no-stat",
-    "--word-diff",
-    "--no-color",
-    "--color",
-    "--minimal",
-    "--patience",
-    "--histogram",
-    "--ignore-space-change",
-    "--ignore-all-space",
-    "--ignore-blank-lines",
-    "--ignore-space-at-eol",
-    "--ignore-cr-at-eol",
-    "-w",
-    "-b",
-    "--no-abbrev",
-    "--full-index",
-    "--indent-heuristic",
-    "--no-indent-heuristic",
-    "--color-moved",
-    "--no-color-moved",
-    "--function-context",
-    "-W",
-};
-/* ... and those with a value (after '='), a plain word */
-static const char *const shown_valued[] = {
-    "--creation-factor",
-    "--word-diff",
-    "--color",
-    "--color-moved",
-    "--color-moved-ws",
-    "--diff-algorithm",
-    "--abbrev",
-    "--unified",
-    "--stat",
-    "--inter-hunk-context",
-};
-
-#define RANGEDIFF_MAX_OPTS 16
-
-static gboolean
-plain_word(const char *v)
-{
-	return *v && strlen(v) <= 64 &&
-	       strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			 "0123456789,_-") == strlen(v);
-}
-
-static gboolean
-shown_only(const char *a)
-{
-	const char *eq = strchr(a, '=');
-	guint i;
-
-	for (i = 0; !eq && i < G_N_ELEMENTS(shown_flags); i++)
-		if (!strcmp(a, shown_flags[i]))
-			return TRUE;
-	for (i = 0; eq && i < G_N_ELEMENTS(shown_valued); i++)
-		if (strlen(shown_valued[i]) == (gsize)(eq - a) &&
-		    !strncmp(a, shown_valued[i], eq - a))
-			return plain_word(eq + 1);
-	/* -U<n>: the lines of context */
-	return a[0] == '-' && a[1] == 'U' && a[2] && strlen(a) <= 6 &&
-	       strspn(a + 2, "0123456789") == strlen(a + 2);
-}
-
-char **
-rangediff_opts(const char *text, GError **err)
-{
-	char **argv = NULL;
-	GError *e = NULL;
-	int argc = 0, i;
-
-	if (!text)
-		return NULL;
-	if (!*text)
-		return g_new0(char *, 1);
-	if (!g_shell_parse_argv(text, &argc, &argv, &e)) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "--range-diff-opts: %s", e->message);
-		g_error_free(e);
-		return NULL;
-	}
-	if (argc > RANGEDIFF_MAX_OPTS) {
-		g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-			    "--range-diff-opts: %d options are more than %d",
-			    argc, RANGEDIFF_MAX_OPTS);
-		g_strfreev(argv);
-		return NULL;
-	}
-	for (i = 0; i < argc; i++) {
-		if (!shown_only(argv[i])) {
-			g_autofree char *s = lore_term_safe(argv[i], -1);
-
-			g_set_error(err, LORE_ERROR, LORE_EUSAGE,
-				    "--range-diff-opts: '%s' is not an option "
-				    "of what git range-diff shows",
-				    s);
-			g_strfreev(argv);
-			return NULL;
-		}
-	}
-	return argv;
 }
 
 static int
@@ -493,15 +426,15 @@ static int
 compare(struct amjob_result *ro, struct amjob_result *rn,
 	const char *const *extra, struct config *cfg)
 {
-	struct apply_job jo = {0}, jn = {0};
+	struct apply_job j[2] = {{0}, {0}};
 	g_autofree char *top = treecheck_toplevel();
 	int rc;
 
 	if (!top)
 		lore_info(
 		    "not in a git work tree: the revisions are not applied");
-	if (top && apply_both(ro, rn, cfg, &jo, &jn)) {
-		rc = range_diff(&jo, &jn, extra);
+	if (top && apply_both(top, ro, rn, cfg, j)) {
+		rc = range_diff(&j[0], &j[1], extra);
 	} else if (show.no_diff) {
 		lore_err("--no-diff: v%d and v%d do not both apply %s: no git "
 			 "range-diff to give",
@@ -511,8 +444,8 @@ compare(struct amjob_result *ro, struct amjob_result *rn,
 	} else {
 		rc = interdiff(ro, rn);
 	}
-	apply_job_clear(&jo);
-	apply_job_clear(&jn);
+	apply_job_clear(&j[0]);
+	apply_job_clear(&j[1]);
 	return rc;
 }
 

@@ -1,8 +1,9 @@
 /*
  * rangediff.h - --range-diff (b4 diff): what changed between two
  * revisions of a series. Each is applied on its own base in a temporary
- * worktree (apply.h) and `git range-diff` compares the two; a revision
- * that does not apply falls back to a patch-by-patch diff of the mails.
+ * git folder (rdtrial.h, else a worktree: apply.h) and `git range-diff`
+ * compares the two; a revision that does not apply falls back to a
+ * patch-by-patch diff of the mails. rangediff_opts() is in rdopts.c.
  *
  * Ownership: everything is borrowed for the duration of the call.
  */

@@ -209,12 +209,11 @@ index_info(const GString *ls, const GPtrArray *paths, GString *info)
 }
 
 int
-smalltree_prepare(const char *wt, const char *base, const GPtrArray *paths,
-		  char **start, GError **err)
+smalltree_commit(const char *wt, const char *base, const GPtrArray *paths,
+		 char **start, GError **err)
 {
 	const char *const upd[] = {"update-index", "-z", "--index-info", NULL};
 	const char *const wtree[] = {"write-tree", NULL};
-	const char *const co[] = {"checkout-index", "-a", "-u", NULL};
 	g_autoptr(GPtrArray) ls = lstree_argv(base, paths);
 	GString *out = g_string_new(NULL), *info = g_string_new(NULL);
 	g_autofree char *tree = NULL;
@@ -254,6 +253,21 @@ smalltree_prepare(const char *wt, const char *base, const GPtrArray *paths,
 			goto out;
 	}
 	*start = gitrun_first_line(out->str);
+out:
+	g_string_free(out, TRUE);
+	g_string_free(info, TRUE);
+	return rc;
+}
+
+int
+smalltree_prepare(const char *wt, const char *base, const GPtrArray *paths,
+		  char **start, GError **err)
+{
+	const char *const co[] = {"checkout-index", "-a", "-u", NULL};
+	int rc;
+
+	if ((rc = smalltree_commit(wt, base, paths, start, err)))
+		return rc;
 	{
 		const char *const head[] = {"update-ref", "--no-deref", "HEAD",
 					    *start, NULL};
@@ -262,12 +276,7 @@ smalltree_prepare(const char *wt, const char *base, const GPtrArray *paths,
 			      "cannot set a temporary worktree's HEAD", err)) ||
 		    (rc = run(wt, co, NULL, NULL,
 			      "cannot check out a temporary worktree", err)))
-			goto out;
+			g_clear_pointer(start, g_free);
 	}
-out:
-	if (rc)
-		g_clear_pointer(start, g_free);
-	g_string_free(out, TRUE);
-	g_string_free(info, TRUE);
 	return rc;
 }

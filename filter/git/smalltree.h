@@ -27,6 +27,16 @@
 GPtrArray *smalltree_paths(const char *wt, const GString *mbox);
 
 /*
+ * The first half of smalltree_prepare(): the commit of the base's entries
+ * for @paths (and what git needs to apply to them, as there), made with
+ * the index of the git folder that @wt's ".git" names, which it leaves
+ * filled with that tree; HEAD and the files are left alone. @start as
+ * there; the same statuses.
+ */
+int smalltree_commit(const char *wt, const char *base, const GPtrArray *paths,
+		     char **start, GError **err);
+
+/*
  * In the worktree @wt (detached at @base, nothing checked out): HEAD made
  * a commit of the base's entries for @paths, with what git needs to apply
  * to them as it would in the full tree (a file or link standing where a

@@ -228,6 +228,23 @@ treecheck_commit_known(const char *commitish)
 	return known;
 }
 
+GPtrArray *
+treecheck_commit_ids(const char *const *names, guint n)
+{
+	GString *in = g_string_new(NULL);
+	GPtrArray *ids;
+	guint i;
+
+	/* an object name is one line: one with a line break asks nothing */
+	for (i = 0; i < n; i++)
+		g_string_append_printf(in, "%s^{commit}\n",
+				       strpbrk(names[i], "\n\r") ? ""
+								 : names[i]);
+	ids = batch_check(in, n);
+	g_string_free(in, TRUE);
+	return ids;
+}
+
 /* "REV:PATH\n" for every needed file of every revision in @revs. */
 static guint
 add_lookups(GString *in, const struct treecheck *tc, const char *const *revs,

@@ -53,6 +53,13 @@ gboolean treecheck_look(const struct treecheck *tc, const char *base,
 int treecheck_commit_known(const char *commitish);
 
 /*
+ * The full ids of the commits @names (@n of them) name, in one git
+ * process: an array of @n, NULL where a name is no commit here (or holds
+ * a line break); NULL when git could not tell (g_ptr_array_unref).
+ */
+GPtrArray *treecheck_commit_ids(const char *const *names, guint n);
+
+/*
  * The newest commit of the branches and tags (or of @branches only, when
  * not NULL: -b's, each a name treecheck_commit_known() knows, none
  * starting with '-'), within @days days before the series' date, holding
