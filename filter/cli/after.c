@@ -37,10 +37,8 @@ after_precheck(const struct cli *c)
 	if (!c->apply)
 		return LORE_OK;
 	rc = apply_precheck(&err);
-	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
-	}
+	if (rc)
+		lore_err_take(err);
 	return rc;
 }
 
@@ -280,8 +278,7 @@ do_apply(struct thread *t, const struct treecheck *tc,
 	gitrun_guard();
 	rc = apply_run(&j, &err);
 	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 	} else if (j.mode == APPLY_BRANCH) {
 		lore_info(
 		    "Applied %u patch%s onto the current branch: %.12s..%.12s",
@@ -346,8 +343,7 @@ save_forms(const struct amjob_result *r, const struct cli *c)
 	if (!ok) {
 		int rc = err->code;
 
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return rc;
 	}
 	lore_info(" %s: %s", c->save_maildir ? "Maildir" : "Quilt", safe);

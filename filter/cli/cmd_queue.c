@@ -89,8 +89,7 @@ asked_id(const struct queue_cli *o, struct message **mail)
 		return NULL;
 	b = mbox_slurp("-", LORE_MAX_MESSAGE, &err);
 	if (!b) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return NULL;
 	}
 	p = g_bytes_get_data(b, &n);
@@ -120,8 +119,7 @@ find_near(struct queue *q, const char *id, const struct message *m,
 static int
 open_failed(GError *err)
 {
-	lore_err("%s", err->message);
-	g_error_free(err);
+	lore_err_take(err);
 	return LORE_EIO;
 }
 
@@ -147,8 +145,7 @@ do_show(struct queue_cli *o)
 	}
 	s = find_near(q, id, m, &err);
 	if (err) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		rc = LORE_EIO;
 	} else if (!s) {
 		g_autofree char *safe = lore_term_safe(id, -1);
@@ -201,8 +198,7 @@ do_messages(void)
 	}
 	queue_close(q);
 	if (err) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EIO;
 	}
 	return LORE_OK;
@@ -227,8 +223,7 @@ do_set(struct queue_cli *o)
 	}
 	rc = queue_mark(id, o->set, &err);
 	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 	} else {
 		/* the notmuch tags move now (a failure is a warning) */
 		struct config *cfg = config_load();
@@ -279,8 +274,7 @@ mine(struct maintainers **out)
 			 "with a MAINTAINERS file");
 		rc = LORE_EUSAGE;
 	} else if (!(*out = maintainers_read(path, email, &err))) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		rc = LORE_EUSAGE;
 	}
 	config_free(cfg);

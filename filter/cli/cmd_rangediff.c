@@ -67,8 +67,7 @@ mboxes_check(struct cli *c)
 	char **extra = rangediff_opts(c->range_diff_opts, &err);
 
 	if (err) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EUSAGE;
 	}
 	g_strfreev(extra);

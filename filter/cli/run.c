@@ -88,8 +88,7 @@ read_stdin_message(struct message **out)
 
 	*out = NULL;
 	if (!b) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EUSAGE;
 	}
 	p = g_bytes_get_data(b, &n);
@@ -158,8 +157,7 @@ gather(struct gather *g, const char *target, struct message *piped,
 
 	rc = gather_run(g, target, piped, need, &t, &err);
 	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return rc;
 	}
 	if (t->too_big)
@@ -253,8 +251,7 @@ new_gather(struct cli *c, struct config *cfg, const char *target,
 	g = *out = gather_new();
 	/* the memory bound of the thread, from every source */
 	if (!lore_max_size(cfg, &g->max_cost, &err)) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EUSAGE;
 	}
 	g->no_parent = c->no_parent;
@@ -509,12 +506,8 @@ run_passthrough(struct cli *c, int usage_rc)
 
 	/* a closed stdout must give an error we report, not a silent death */
 	signal(SIGPIPE, SIG_IGN);
-	if (!passthrough_read(&pt, STDIN_FILENO, PASSTHROUGH_MAX, &err)) {
-		lore_err("%s", err->message);
-		copy_rc = err->code;
-		rc = err->code;
-		g_clear_error(&err);
-	}
+	if (!passthrough_read(&pt, STDIN_FILENO, PASSTHROUGH_MAX, &err))
+		copy_rc = rc = lore_err_take(g_steal_pointer(&err));
 	if (!usage_rc) {
 		cfg = config_load();
 		header = c->status_header ||
@@ -524,11 +517,8 @@ run_passthrough(struct cli *c, int usage_rc)
 		if (header)
 			status = passthrough_status(&res, rc, &seen);
 	}
-	if (!passthrough_write(&pt, STDOUT_FILENO, status, &err)) {
-		lore_err("%s", err->message);
-		copy_rc = err->code;
-		g_clear_error(&err);
-	}
+	if (!passthrough_write(&pt, STDOUT_FILENO, status, &err))
+		copy_rc = lore_err_take(g_steal_pointer(&err));
 	amjob_result_clear(&res);
 	queue_seen_clear(&seen);
 	passthrough_clear(&pt);

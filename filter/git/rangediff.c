@@ -254,14 +254,7 @@ emit(const GString *out, GError **err)
 static int
 said(gboolean ok, GError **err)
 {
-	int rc;
-
-	if (ok)
-		return LORE_OK;
-	lore_err("%s", (*err)->message);
-	rc = (*err)->code;
-	g_clear_error(err);
-	return rc;
+	return ok ? LORE_OK : lore_err_take(g_steal_pointer(err));
 }
 
 static int
@@ -492,8 +485,7 @@ load_mbox(const char *path, int rev, struct amjob_result *r)
 	const char *p;
 
 	if (!b) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		return LORE_EUSAGE;
 	}
 	p = g_bytes_get_data(b, &n);

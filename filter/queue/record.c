@@ -227,8 +227,7 @@ queue_note(struct config *cfg, struct series_set *s, struct followups *f,
 	else if (q)
 		queue_failed(q, &err);
 	if (err) {
-		lore_err("%s", err->message);
-		g_error_free(err);
+		lore_err_take(err);
 		if (seen)
 			queue_seen_clear(seen);
 	}

@@ -481,8 +481,7 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 	if (o->cherry_pick) {
 		pick = cherrypick_parse(ser, o->cherry_pick, o->target, &err);
 		if (!pick) {
-			lore_err("%s", err->message);
-			rc = err->code;
+			rc = lore_err_take(g_steal_pointer(&err));
 			goto out;
 		}
 	}
@@ -527,15 +526,13 @@ amjob_run(struct series_set *s, const struct amjob_opts *o)
 
 		if (!writer_files(paths, data, cover && cover->len ? 2 : 1,
 				  &err)) {
-			lore_err("%s", err->message);
-			rc = err->code;
+			rc = lore_err_take(g_steal_pointer(&err));
 			goto out;
 		}
 		if (cover && cover->len)
 			say_safe(" Cover: ", cov);
 	} else if (!o->hold && !writer_stdout(mbox, &err)) {
-		lore_err("%s", err->message);
-		rc = err->code;
+		rc = lore_err_take(g_steal_pointer(&err));
 		goto out;
 	}
 	report_link(ser, o);

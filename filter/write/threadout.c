@@ -135,10 +135,8 @@ threadout_run(struct thread *t, const struct threadout_opts *o)
 	} else {
 		rc = write_mbox(msgs, o, &err);
 	}
-	if (rc) {
-		lore_err("%s", err->message);
-		g_error_free(err);
-	}
+	if (rc)
+		lore_err_take(err);
 	g_ptr_array_free(msgs, TRUE);
 	return rc;
 }
