@@ -27,8 +27,8 @@
 #                         files; false with a "Bail out!" when it fails
 #   only_file DIR GLOB    print the one file of DIR matching GLOB, or fail
 #   dirty_tree REPO NAME  REPO reset to base, then a local edit of its
-#                         first file ($DIRTY_FILE); its diff in
-#                         $TRASH/NAME.before
+#                         first file ($DIRTY_FILE), staged; its diff
+#                         against HEAD in $TRASH/NAME.before
 #   dirty_state REPO NAME  REPO's HEAD, then "same" when its diff is still
 #                         the one in $TRASH/NAME.before
 #   tmux_start NAME CMD   run CMD in a 160x40 tmux session on its own socket;
@@ -157,11 +157,14 @@ dirty_tree() {
 	git -C "$1" reset -q --hard base
 	DIRTY_FILE=$(git -C "$1" ls-files | head -1)
 	echo "local edit" >>"$1/$DIRTY_FILE"
-	git -C "$1" diff >"$TRASH/$2.before"
+	# staged: --apply keeps an unstaged edit of a file the series does
+	# not touch (as git am and git merge do), and refuses a staged one
+	git -C "$1" add "$DIRTY_FILE"
+	git -C "$1" diff HEAD >"$TRASH/$2.before"
 }
 
 dirty_state() {
-	git -C "$1" diff >"$TRASH/$2.after"
+	git -C "$1" diff HEAD >"$TRASH/$2.after"
 	echo "$(git -C "$1" rev-parse HEAD) $(cmp -s "$TRASH/$2.before" "$TRASH/$2.after" && echo same)"
 }
 

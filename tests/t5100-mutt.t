@@ -147,7 +147,8 @@ for c in "$@"; do
 
 	# a dirty work tree: lore-am --apply refuses it before anything
 	dirty_tree "$repo" "dirty-$c"
-	pipe_key M-g "nothing applied to '$repo'" 20
+	pipe_key M-g "the work tree has uncommitted changes" 20 &&
+		printf '%s\n' "$SCREEN" | grep -qF "nothing applied; '$repo' is as it was"
 	ok $? "$c: Esc g in a dirty work tree applies nothing"
 	printf '%s\n' "$SCREEN" | grep -q '^lore-am: --apply: the work tree has uncommitted changes'
 	ok $? "$c: ... and lore-am says why"

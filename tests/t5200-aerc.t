@@ -51,7 +51,7 @@ aerc_pipe M-g "lore-am: --apply: the work tree has uncommitted changes" 20
 ok $? "Alt-g in a dirty work tree: lore-am refuses it"
 is "$(dirty_state "$repo" dirty)" \
 	"$(git -C "$repo" rev-parse base) same" "... the branch and the edit are as they were"
-git -C "$repo" checkout -q -- "$DIRTY_FILE"
+git -C "$repo" checkout -q HEAD -- "$DIRTY_FILE"
 
 # the viewer (aerc 0.14 sometimes drops the last lines a :pipe command
 # prints just before it exits, so here only the file is checked)
