@@ -93,6 +93,9 @@ int mdindex_wait(void *x, int n);
  * is left to it.
  */
 guint64 mdindex_remove(const struct mdindex *x, const char *file);
+/* Is the file at @file no longer the one @x last opened (removed, or
+ * made again by another run)? */
+gboolean mdindex_replaced(const struct mdindex *x, const char *file);
 
 /*
  * The cache folder was too full to build @file: remember that about

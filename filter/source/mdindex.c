@@ -337,11 +337,19 @@ static int
 attempt(struct mdindex *x, const char *file, const char *msgid,
 	struct thread *t, const char *origin, guint *added, GError **err)
 {
-	int rc, n = 0;
+	int rc, n = 0, again = 0;
 
+	/*
+	 * A file another run removed and made again while this one had it
+	 * open (it found it of another version or damaged, as this one may
+	 * have) leaves this connection with the new file's -wal and -shm:
+	 * SQLite answers I/O errors then. Nothing was read; open it again.
+	 */
 	while ((rc = try_once(x, file, msgid, t, origin, added, err)) ==
 		   LORE_EUSAGE &&
-	       fault_of(*err) == FAULT_BUSY && mdindex_wait(x, n++))
+	       ((fault_of(*err) == FAULT_BUSY && mdindex_wait(x, n++)) ||
+		(fault_of(*err) != FAULT_BUSY && !*added && again++ < 3 &&
+		 mdindex_replaced(x, file))))
 		g_clear_error(err);
 	return rc;
 }

@@ -265,6 +265,17 @@ mdindex_file(const char *real)
 	return g_build_filename(cache, "index", name, NULL);
 }
 
+gboolean
+mdindex_replaced(const struct mdindex *x, const char *file)
+{
+	GStatBuf st;
+
+	if (!x->ino)
+		return FALSE;
+	return g_stat(file, &st) != 0 || st.st_ino != x->ino ||
+	       (guint64)st.st_dev != x->dev;
+}
+
 /*
  * Several runs may judge one bad file at once, and the first to remove it
  * builds a new one: the others must not remove that (nor its -wal and
