@@ -257,6 +257,19 @@ gitrun_reason(const GString *e)
 }
 
 char *
+gitrun_line(const char *dir, const char *const *argv)
+{
+	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
+	char *l = NULL;
+
+	if (gitrun(dir, argv, NULL, 0, out, e, NULL) == 0 && out->len)
+		l = gitrun_first_line(out->str);
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+	return l;
+}
+
+char *
 gitrun_first_line(const char *s)
 {
 	const char *nl = strchr(s, '\n');

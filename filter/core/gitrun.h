@@ -85,6 +85,9 @@ void gitrun_release(void);
 
 /* The first line of @s without its trailing white space (g_free). */
 char *gitrun_first_line(const char *s);
+/* "git -C @dir @argv..." (@dir NULL: here) and the first line of what
+ * it printed (g_free); NULL when it failed or printed nothing. */
+char *gitrun_line(const char *dir, const char *const *argv);
 
 /* git's own words in its stderr @e: the first "error:"/"fatal:" line,
  * else the first line that is not blank, terminal-safe (g_free). */

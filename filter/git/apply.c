@@ -59,20 +59,6 @@ fail(GError **err, int code, const char *fmt, ...)
 	return code;
 }
 
-/* One line of git's output, as a string (g_free), or NULL. */
-static char *
-git_line(const char *dir, const char *const *argv)
-{
-	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
-	char *l = NULL;
-
-	if (gitrun(dir, argv, NULL, 0, out, e, NULL) == 0 && out->len)
-		l = gitrun_first_line(out->str);
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
-	return l;
-}
-
 /* "Patch failed at 0002 subject" (on git am's stdout) names the patch;
  * git's reason is on its stderr */
 static int
@@ -143,7 +129,7 @@ in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 		rc = LORE_ENOTFOUND;
 	else if (st)
 		rc = am_failed(out, e, err);
-	else if (!(j->tip = git_line(wt, tip)))
+	else if (!(j->tip = gitrun_line(wt, tip)))
 		rc = fail(err, LORE_ENOTFOUND,
 			  "git am left no commit; nothing applied");
 	g_string_free(e, TRUE);
@@ -194,7 +180,8 @@ sparse(const char *wt, const GString *pat)
 				     "info/sparse-checkout", NULL};
 	const char *const fill[] = {SPARSE_ON, "read-tree", "-mu", "HEAD",
 				    NULL};
-	g_autofree char *file = git_line(wt, where), *path = NULL, *dir = NULL;
+	g_autofree char *file = gitrun_line(wt, where), *path = NULL,
+			*dir = NULL;
 	GString *e;
 	int st;
 
@@ -218,7 +205,7 @@ write_fetch_head(struct apply_job *j, GError **err)
 {
 	const char *const where[] = {"rev-parse", "--git-path", "FETCH_HEAD",
 				     NULL};
-	g_autofree char *path = git_line(NULL, where), *text = NULL;
+	g_autofree char *path = gitrun_line(NULL, where), *text = NULL;
 	GError *e = NULL;
 
 	if (!path)
@@ -460,7 +447,7 @@ apply_run(struct apply_job *j, GError **err)
 	gitrun_guard();
 	/* what killed runs left: their worktrees and folders */
 	tmpwt_sweep(TRUE);
-	if (!(j->onto = git_line(NULL, resolve))) {
+	if (!(j->onto = gitrun_line(NULL, resolve))) {
 		g_autofree char *b = lore_term_safe(base, -1);
 
 		rc = fail(err, LORE_ENOTFOUND,

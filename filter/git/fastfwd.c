@@ -21,14 +21,8 @@ static char *
 top_folder(void)
 {
 	const char *const argv[] = {"rev-parse", "--show-toplevel", NULL};
-	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
-	char *top = NULL;
 
-	if (gitrun(NULL, argv, NULL, 0, out, e, NULL) == 0 && out->len)
-		top = gitrun_first_line(out->str);
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
-	return top;
+	return gitrun_line(NULL, argv);
 }
 
 /*

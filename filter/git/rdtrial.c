@@ -73,20 +73,11 @@ common_dir(const char *top)
 				    "--git-common-dir", NULL};
 	g_autofree char *dotgit = g_build_filename(top, ".git", NULL);
 	g_autofree char *cd = g_build_filename(dotgit, "commondir", NULL);
-	GString *out, *e;
-	char *dir = NULL;
-
 	if (g_file_test(dotgit, G_FILE_TEST_IS_DIR) &&
 	    !g_file_test(dotgit, G_FILE_TEST_IS_SYMLINK) &&
 	    !g_file_test(cd, G_FILE_TEST_EXISTS))
 		return g_steal_pointer(&dotgit);
-	out = g_string_new(NULL);
-	e = g_string_new(NULL);
-	if (gitrun(top, argv, NULL, 0, out, e, NULL) == 0 && out->len)
-		dir = gitrun_first_line(out->str);
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
-	return dir;
+	return gitrun_line(top, argv);
 }
 
 static gboolean
