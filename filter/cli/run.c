@@ -381,8 +381,8 @@ run_target(struct cli *c, struct message **piped, char **target)
 			return LORE_EUSAGE;
 		}
 	} else if (stdin_mbox) {
-		lore_err("with -m -, give the Message-ID as an argument");
-		return LORE_EUSAGE;
+		/* b4 am -m -: the mailbox on standard input is the thread,
+		 * as -m MBOX alone (its latest series) */
 	} else if (!c->no_stdin && (!c->mboxes || !isatty(STDIN_FILENO))) {
 		rc = read_stdin_message(piped);
 		if (rc)
