@@ -1,8 +1,9 @@
 /*
  * patatt.h - developer signatures (patatt's X-Developer-Signature header,
  * version 1): the sender's own ed25519 key (edv.h: libsodium, loaded on first
- * use) or OpenPGP key (pgpv.h), looked up in the keyrings of keyring.h,
- * checked on the message's bytes as they came from the source.
+ * use), OpenPGP key (pgpv.h) or OpenSSH key (sshv.h: ssh-keygen), looked up
+ * in the keyrings of keyring.h, checked on the text patcanon.h makes of the
+ * message's bytes as they came from the source.
  *
  * Ownership: struct patatt owns its keyring, its scratch folder and the
  * OpenPGP checker; the array patatt_check() returns is the caller's
@@ -48,12 +49,5 @@ void patatt_free(struct patatt *p);
 GArray *patatt_check(struct patatt *p, const char *raw, size_t len,
 		     const char *from_email, const struct mailinfo *mi,
 		     gint64 date, guint max_days);
-
-/*
- * patatt's header canonicalization (DKIM "relaxed" for one value): line
- * breaks removed, each run of white space one space, none at either end,
- * then CRLF. Appended to @to. For the unit test.
- */
-void patatt_canon_value(GString *to, const char *v, size_t len);
 
 #endif

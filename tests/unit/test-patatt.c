@@ -6,6 +6,7 @@
  */
 #include "attest/keyring.h"
 #include "attest/patatt.h"
+#include "attest/patcanon.h"
 #include "tap.h"
 
 static const struct {
