@@ -308,8 +308,8 @@ static GOptionEntry entries[] = {
     {"color", 0, 0, G_OPTION_ARG_NONE, &opts.diff_color,
      "With --range-diff: colored, even into a file or a pipe (diff -c)", NULL},
     {"refetch", 0, 0, G_OPTION_ARG_FILENAME, &opts.refetch,
-     "Fetch every message of this mbox file again from the sources, as "
-     "sent, and replace the file with them (b4 mbox -r)",
+     "Fetch every message of this mbox file or maildir again from the "
+     "sources, as sent, and put them in place of the old (b4 mbox -r)",
      "MBOX"},
     {"pw-set-state", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING,
      &opts.ty_pw_state, "b4 ty's patchwork state: not built (refused)",

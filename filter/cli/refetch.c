@@ -5,9 +5,10 @@
  * no source knows is kept as it was, with a warning. The file is replaced
  * whole (writer_file(): a temporary name, then rename), under its mail
  * lock, and only when nobody changed it meanwhile; on any failure it is
- * left as it was.
+ * left as it was. A maildir is refetched a file at a time (refetchmd.c).
  */
 #include "cli/cmd.h"
+#include "cli/refetch-int.h"
 #include "cli/runopts.h"
 #include "mail/mbox.h"
 #include "mail/message.h"
@@ -23,26 +24,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* the largest mbox refetched, and the most messages in it */
-#define REFETCH_MAX_BYTES ((gsize)1 << 30)
-#define REFETCH_MAX_MESSAGES 100000
-
-/* one message of the mbox, as it lies there (unquoted) */
-struct entry {
-	char *raw;
-	char *msgid; /* NULL: none, kept as it is */
-};
-
-struct refetch {
-	GArray *entries; /* struct entry */
-	gboolean too_many;
-};
-
 static void
 entry_clear(struct entry *e)
 {
 	g_free(e->raw);
 	g_free(e->msgid);
+	g_free(e->path);
+}
+
+void
+refetch_unknown(const struct entry *e)
+{
+	g_autofree char *id = lore_term_safe(e->msgid, -1);
+
+	lore_err("warning: <%s> is known to no source: kept as it was", id);
 }
 
 static void
@@ -50,7 +45,7 @@ add_entry(const char *msg, size_t len, void *data)
 {
 	struct refetch *r = data;
 	struct message *m = message_parse(msg, len, NULL);
-	struct entry e = {g_strndup(msg, len), NULL};
+	struct entry e = {.raw = g_strndup(msg, len), .len = len};
 
 	if (r->entries->len >= REFETCH_MAX_MESSAGES) {
 		r->too_many = TRUE;
@@ -79,8 +74,8 @@ read_mbox(const char *path, struct refetch *r, struct stat *st)
 		return LORE_EUSAGE;
 	}
 	if (!S_ISREG(st->st_mode) || g_str_has_suffix(path, ".gz")) {
-		lore_err("-r '%s': an mbox file is refetched in place, not a "
-			 "maildir, a compressed file or anything else",
+		lore_err("-r '%s': an mbox file or a maildir is refetched in "
+			 "place, not a compressed file or anything else",
 			 p);
 		return LORE_EUSAGE;
 	}
@@ -150,13 +145,8 @@ build(struct refetch *r, struct thread *all, guint *got)
 			(*got)++;
 			continue;
 		}
-		if (e->msgid) {
-			g_autofree char *id = lore_term_safe(e->msgid, -1);
-
-			lore_err("warning: <%s> is known to no source: kept as "
-				 "it was",
-				 id);
-		}
+		if (e->msgid)
+			refetch_unknown(e);
 		writer_mbox_add(out, e->raw, TRUE);
 		if (!g_str_has_suffix(out->str, "\n"))
 			g_string_append_c(out, '\n');
@@ -229,8 +219,10 @@ refetch_run(struct cli *c)
 	struct config *cfg = NULL;
 	GString *out = NULL;
 	struct stat st;
-	guint got = 0, i;
-	int rc = read_mbox(c->refetch, &r, &st);
+	guint got = 0, same = 0, i;
+	gboolean md = refetch_is_maildir(c->refetch);
+	int rc = md ? refetch_read_maildir(c->refetch, &r)
+		    : read_mbox(c->refetch, &r, &st);
 	const char *first = NULL;
 
 	for (i = 0; !rc && !first && i < r.entries->len; i++)
@@ -249,15 +241,22 @@ refetch_run(struct cli *c)
 		rc = fetch_all(g, &r, all);
 	for (i = 0; g && i < g->notes->len; i++)
 		lore_info("NOTE: %s", (char *)g->notes->pdata[i]);
-	if (!rc) {
+	if (!rc && md) {
+		rc = refetch_replace_maildir(c->refetch, &r, all, &got, &same);
+	} else if (!rc) {
 		out = build(&r, all, &got);
 		rc = replace(c->refetch, out, &st);
 	}
 	if (!rc) {
 		g_autofree char *p = lore_term_safe(c->refetch, -1);
+		g_autofree char *already =
+		    same ? g_strdup_printf("; %u %s the sources' copy already",
+					   same, same == 1 ? "was" : "were")
+			 : NULL;
 
-		lore_info("Refetched %u of the %u messages of '%s'", got,
-			  r.entries->len, p);
+		lore_info("Refetched %u of the %u messages of '%s'%s",
+			  got + same, r.entries->len, p,
+			  already ? already : "");
 	}
 	if (out)
 		g_string_free(out, TRUE);
