@@ -4,7 +4,8 @@
 # dnsmasq on 127.0.0.1 serves, all of it found in one local mailbox. A
 # signed and whole: --apply applies A then B under hardfail, the block
 # says A's patches are signed and verified. A copy of A whose patch was
-# changed after signing (its diff, or a second Subject: put on top):
+# changed after signing (its diff, or a second Subject: put on top; A
+# signed with patatt instead, its diff changed):
 # hardfail refuses the whole run (exit 1, one line naming the
 # prerequisite, the repository unchanged, nothing on stdout with
 # --with-deps), softfail applies with the failure said; a prerequisite
@@ -16,8 +17,9 @@
 . "$TEST_DIR/lib-deps.sh"
 . "$TEST_DIR/lib-dkim.sh"
 
+command -v patatt >/dev/null || skip_all "patatt not installed"
 dkim_setup
-plan 23
+plan 27
 
 R=$TRASH/repo
 make_repo "$R" || exit 1
@@ -31,6 +33,16 @@ deps_series "$R" sa base A "a: the first" &&
 sed -i '/^prerequisite-patch-id:/d' "$(deps_cover sb)"
 deps_needs sb "prerequisite-message-id: <$(deps_id sa)>"
 B_ID=$(deps_id sb) A_ID=$(deps_id sa)
+# a copy of A for patatt, signed with an ed25519 key in patatt's own
+# keyring (where `patatt genkey` puts it), before DKIM signs A
+mkdir -p "$TRASH/pt" && cp "$TRASH"/sa/*.patch "$TRASH/pt/"
+export XDG_DATA_HOME=$TRASH/data
+git config --global user.email pat@example.com
+git config --global patatt.signingkey ed25519:k1
+git config --global patatt.selector k1
+patatt genkey -n k1 >"$TRASH/genkey.out" 2>&1 &&
+	patatt sign "$TRASH"/pt/*.patch >"$TRASH/pt.sign" 2>&1 || exit 1
+git config --global user.email maintainer@example.org
 dkim_sign rsa - "$TRASH"/sa/*.patch
 dns_start || exit 1
 # no archive: a dead port, so that asking one would fail
@@ -128,6 +140,24 @@ run intree msg --with-deps
 is "$(cat "$TRASH/intree.rc")" 0 "a changed copy of A, which the tree has: exit 0"
 check "A is only named" grep -q "a: the first <$A_ID> (.*): already in the tree" \
 	"$TRASH/intree.err"
+
+# ------------------------------------------------- patatt, the same
+mkdir -p "$TRASH/ptbad" && cp "$TRASH"/pt/*.patch "$TRASH/ptbad/"
+sed -i 's/^+a two$/+a two, and a back door/' "$TRASH"/ptbad/0002-*.patch
+thread pt pt
+thread ptbad ptbad
+git config --global lore-am.attestation-policy hardfail
+user_clone "$U" base "$R" || exit 1
+run ptgood pt --with-deps
+is "$(cat "$TRASH/ptgood.rc")" 0 "patatt-signed prerequisite, hardfail: exit 0"
+check "the block says A's patches are signed and verified" grep -qx \
+	"    ✓ attestation: signed, verified (all 2 patches)" "$TRASH/ptgood.err"
+run ptbad ptbad --with-deps
+is "$(cat "$TRASH/ptbad.rc") $(wc -c <"$TRASH/ptbad.out")" "1 0" \
+	"its body changed after signing, hardfail: exit 1, nothing written"
+check "the line names the patatt signature" grep -q \
+	"^lore-am: <$A_ID>: \[PATCH 2/2\] a: grow a: ✗ BADSIG: ed25519/pat@example.com (the body changed after signing): nothing written" \
+	"$TRASH/ptbad.err"
 
 # ------------------------------------------------------------ JSON
 git config --global lore-am.attestation-policy softfail
