@@ -4,7 +4,7 @@
  * files) share. Only those two include it.
  *
  * Ownership: struct deps owns its struct dep list and every string in
- * it; a struct dep owns its thread and series set.
+ * it; a struct dep owns its thread, series set and gate.
  */
 #ifndef LORE_DEPS_INT_H
 #define LORE_DEPS_INT_H
@@ -20,10 +20,14 @@ struct dep {
 	struct thread *t;
 	struct series_set *s;
 	int revision;	 /* the revision the am job took */
-	GString *mbox;	 /* its am-ready patches */
 	char *stem;	 /* its file name stem (writer_slug()) */
 	GPtrArray *pids; /* char *: each patch's patch-id, or NULL */
 	GPtrArray *in;	 /* char *: the commit the tree has it as, or NULL */
+	/* what of it goes first (the patches the tree lacks), made again
+	 * as the series is: attested and through the gate (depsplace.c) */
+	GString *use;
+	struct gate *gate; /* that am job's gate, held: its patches' checks
+			      and attestations, or NULL */
 };
 
 struct deps {
@@ -44,11 +48,15 @@ struct deps {
 	GString *block, *mbox; /* the summary's block; --apply's mbox */
 	gboolean no_tree;      /* not in a git work tree: nothing checked */
 	char *prereq_base;     /* prerequisite-base-commit:, or NULL */
+	struct config *cfg;    /* each prerequisite's struct attest */
+	GPtrArray *gates;      /* struct gate *, borrowed from each struct
+				  dep placed: the series' gate says them */
 };
 
 /* The am job's options for a prerequisite's series (revision @rev): the
- * run's trailers and format, nothing written, no gate or attestation
- * (see README), no question of its own. */
+ * run's trailers and format, nothing written, no question of its own;
+ * no gate or attestation, which only what goes first needs (its am job
+ * is made again for it, depsplace.c). */
 void deps_dep_opts(const struct amjob_opts *run, struct amjob_opts *o,
 		   struct amjob_result *r, const char *id, int rev);
 
@@ -64,8 +72,11 @@ void deps_check_tree(struct deps *d);
  */
 GHashTable *deps_in_tree(struct deps *d, const struct prereqs *ps);
 
-/* The block, the mbox, the -o files; what was not found said (an error
- * under --apply and --with-deps). A lore_status. (depsplace.c) */
+/* What goes first attested and gated as the series is (a failure under
+ * attestation-policy or lore-am.gate hardfail refuses the run before
+ * anything is written); then the block, the mbox, the -o files; what
+ * was not found said (an error under --apply and --with-deps). A
+ * lore_status. (depsplace.c) */
 int deps_report(struct deps *d, const struct cli *c);
 
 #endif

@@ -35,13 +35,14 @@ dep_free(gpointer data)
 	g_free(d->label);
 	series_set_free(d->s);
 	thread_free(d->t);
-	if (d->mbox)
-		g_string_free(d->mbox, TRUE);
 	g_free(d->stem);
 	if (d->pids)
 		g_ptr_array_free(d->pids, TRUE);
 	if (d->in)
 		g_ptr_array_free(d->in, TRUE);
+	if (d->use)
+		g_string_free(d->use, TRUE);
+	gate_free(d->gate);
 	g_free(d);
 }
 
@@ -60,6 +61,7 @@ deps_free(struct deps *d)
 	g_string_free(d->block, TRUE);
 	g_string_free(d->mbox, TRUE);
 	g_free(d->prereq_base);
+	g_ptr_array_free(d->gates, TRUE);
 	g_free(d);
 }
 
@@ -180,7 +182,8 @@ dep_pids(struct dep *dep, struct series *ser)
 }
 
 /* The am job's options for a prerequisite: the run's trailers and
- * format, nothing written, no gate and no question of its own. */
+ * format, nothing written, no gate, no attestation (what goes first
+ * gets both: depsplace.c) and no question of its own. */
 void
 deps_dep_opts(const struct amjob_opts *run, struct amjob_opts *o,
 	      struct amjob_result *r, const char *id, int rev)
@@ -252,7 +255,6 @@ make(struct deps *d, const char *id, int rev, struct prereqs **sub, char **why)
 	dep->label = lore_term_safe(first->msg->subject, -1);
 	dep->origin = first->msg->origin;
 	dep->revision = r.revision;
-	dep->mbox = g_steal_pointer(&r.mbox);
 	dep->stem = g_strdup(r.stem);
 	dep_pids(dep, ser);
 	body = message_body(first->msg);
@@ -422,6 +424,8 @@ deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	d->guessed = g_ptr_array_new_with_free_func(g_free);
 	d->known = g_ptr_array_new_with_free_func(g_free);
 	d->lookback = deps_lookback(cfg);
+	d->cfg = cfg;
+	d->gates = g_ptr_array_new();
 	{
 		g_autofree char *top = treecheck_toplevel();
 
@@ -445,5 +449,10 @@ deps_run(struct gather *g, struct series_set *s, struct amjob_opts *o,
 	o->depends_on = d->block->str;
 	if (d->mbox->len)
 		o->deps_mbox = d->mbox;
+	/* the series' gate says theirs, first where they come first */
+	if (d->gates->len) {
+		o->gate.deps = d->gates;
+		o->gate.deps_first = c->apply || c->with_deps;
+	}
 	return LORE_OK;
 }

@@ -4,14 +4,20 @@
  * lore-am.deps-lookback commits in one git pass (git/applied.h); a
  * series the tree has whole is only named, one it has in part is made
  * again of the patches it lacks (the am job's --cherry-pick), the rest go
- * before the series (--apply, --with-deps) or into -o DIR. Then the
- * "Depends on" block the am job prints.
+ * before the series (--apply, --with-deps) or into -o DIR. What goes
+ * first is made again as the series is: attested (a struct attest of
+ * its own, the run's policy) and through the gate (the run's policy,
+ * its lines said by the series' gate), and a refusal comes before any
+ * file is written. Then the "Depends on" block the am job prints, each
+ * one's attestation under its line.
  */
 #include "cli/deps-int.h"
 #include "core/util.h"
 #include "git/applied.h"
 #include "git/treecheck.h"
 #include "write/writer.h"
+
+#include <string.h>
 
 guint
 deps_lookback(struct config *cfg)
@@ -125,24 +131,100 @@ lacking(struct dep *dep, guint *have, const char **commit)
 	return g_string_free(s, FALSE);
 }
 
-/* @dep's patches the tree lacks (@pick), made again without the others */
-static GString *
-remake(struct deps *d, struct dep *dep, const char *pick)
+/*
+ * What of @dep goes first (the patches @pick, NULL: all) made again as
+ * the series is made: attested by a struct attest of its own (the run's
+ * keyrings and policy; the series' own notes are not spent on it), and
+ * through the gate (the run's policy), held for the series' gate to say.
+ * Quietly, but a failure's line names the prerequisite first
+ * (lore_err_about). dep->use, dep->gate; a lore_status, reported.
+ */
+static int
+trust(struct deps *d, struct dep *dep, const char *pick, const struct cli *c)
 {
 	struct amjob_opts o;
 	struct amjob_result r = {0};
-	int quiet = lore_quiet;
-	GString *m = NULL;
-	g_autofree char *p = g_strdup(pick);
+	struct attest *a = NULL;
+	const char *about = lore_err_about;
+	g_autofree char *p = g_strdup(pick),
+			*key = lore_term_safe(dep->key, -1);
+	int quiet = lore_quiet, rc;
 
+	if ((rc = attest_new(d->cfg, c->no_attestation, c->offline, &a)))
+		return rc;
 	deps_dep_opts(d->o, &o, &r, NULL, dep->revision);
 	o.cherry_pick = p;
+	o.attest = a;
+	o.gate = d->o->gate;
+	o.gate.later = TRUE; /* said by the series' gate */
+	o.gate.json = TRUE;  /* each patch's attestation kept in it */
+	o.gate.tree_known = TRUE;
+	o.gate.in_tree = !d->no_tree;
+	o.gate.deps = NULL;
 	lore_quiet = 1;
-	if (!amjob_run(dep->s, &o))
-		m = g_steal_pointer(&r.mbox);
+	lore_err_about = key;
+	rc = amjob_run(dep->s, &o);
+	lore_err_about = about;
 	lore_quiet = quiet;
+	dep->gate = g_steal_pointer(&r.gate_held);
+	if (!rc)
+		dep->use = g_steal_pointer(&r.mbox);
+	if (!rc && !dep->use)
+		rc = LORE_ENOTFOUND;
 	amjob_result_clear(&r);
-	return m;
+	attest_free(a);
+	if (rc)
+		lore_err("the prerequisite '%s' <%s> is refused: nothing "
+			 "written or applied",
+			 dep->label, key);
+	return rc;
+}
+
+/* A patch's attestation ("pass", "fail", "none") as the block says it */
+static const char *
+verdict(const char *v, const char **mark)
+{
+	*mark = !g_strcmp0(v, "pass") ? "✓" : !g_strcmp0(v, "fail") ? "✗" : "-";
+	return !g_strcmp0(v, "pass")   ? "signed, verified"
+	       : !g_strcmp0(v, "fail") ? "signed, not verified"
+				       : "not signed";
+}
+
+/* Under @dep's line, what goes first's attestation: one line when its
+ * patches all say the same, else one a patch; nothing when it is off. */
+static void
+say_attest(struct deps *d, const struct dep *dep)
+{
+	guint i, n = gate_count(dep->gate);
+	const char *first = n ? gate_attest_of(dep->gate, 0) : NULL, *mark;
+	gboolean same = TRUE;
+
+	if (!first || !strcmp(first, "off"))
+		return;
+	for (i = 1; i < n; i++)
+		same = same && !g_strcmp0(gate_attest_of(dep->gate, i), first);
+	if (same) {
+		const char *w = verdict(first, &mark);
+
+		if (n > 1)
+			g_string_append_printf(
+			    d->block,
+			    "\n    %s attestation: %s (all %u "
+			    "patches)",
+			    mark, w, n);
+		else
+			g_string_append_printf(
+			    d->block, "\n    %s attestation: %s", mark, w);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		g_autofree char *subj =
+		    lore_term_safe(gate_subject_of(dep->gate, i), -1);
+		const char *w = verdict(gate_attest_of(dep->gate, i), &mark);
+
+		g_string_append_printf(d->block, "\n    %s attestation: %s: %s",
+				       mark, subj, w);
+	}
 }
 
 /* -o DIR: @m as DIR/STEM.mbx; the path said (g_free), NULL: said why */
@@ -166,7 +248,7 @@ place(struct deps *d, struct dep *dep, const struct cli *c)
 	g_autofree char *pick = NULL, *file = NULL, *safe = NULL;
 	const char *commit, *to;
 	guint have, n = dep->in->len;
-	GString *m;
+	GString *m = dep->use;
 
 	g_string_append_printf(d->block, "\n  %s <%s> (%s)", dep->label,
 			       dep->key, dep->origin ? dep->origin : "?");
@@ -175,12 +257,6 @@ place(struct deps *d, struct dep *dep, const struct cli *c)
 		g_string_append_printf(
 		    d->block, ": already in the tree (commit %.12s)", commit);
 		return LORE_OK;
-	}
-	m = have ? remake(d, dep, pick) : dep->mbox;
-	if (!m) {
-		lore_err("cannot make the patches %s of '%s' alone", pick,
-			 dep->label);
-		return LORE_ENOTFOUND;
 	}
 	if (have)
 		g_string_append_printf(
@@ -202,9 +278,55 @@ place(struct deps *d, struct dep *dep, const struct cli *c)
 		    c->outdir && !c->apply && !c->with_deps ? "written to "
 							    : "",
 		    to);
-	if (m != dep->mbox)
-		g_string_free(m, TRUE);
+	say_attest(d, dep);
 	return to ? LORE_OK : LORE_EIO;
+}
+
+/* --format=json: a refusal here ends the run before the series' gate
+ * says anything, so the JSON is said now, with the prerequisites made
+ * so far (the refused one last). */
+static void
+json_refused(struct deps *d, struct dep *dep, int rc)
+{
+	struct gate_opts go = d->o->gate;
+	struct gate *g;
+
+	if (!go.json || !dep->gate)
+		return;
+	g_ptr_array_add(d->gates, dep->gate);
+	go.later = TRUE;
+	go.deps = d->gates;
+	g = gate_new(&go);
+	gate_report(g, rc);
+	gate_free(g);
+}
+
+/*
+ * Each prerequisite the tree lacks in whole or in part: its patches
+ * that go first made, attested and gated, all before anything is
+ * written, so that a refusal leaves no file of an earlier one.
+ */
+static int
+trust_all(struct deps *d, const struct cli *c)
+{
+	guint i, have;
+	int rc;
+
+	for (i = 0; i < d->order->len; i++) {
+		struct dep *dep = d->order->pdata[i];
+		const char *commit;
+		g_autofree char *pick = lacking(dep, &have, &commit);
+
+		if (have == dep->in->len)
+			continue;
+		if ((rc = trust(d, dep, have ? pick : NULL, c))) {
+			json_refused(d, dep, rc);
+			return rc;
+		}
+		if (dep->gate)
+			g_ptr_array_add(d->gates, dep->gate);
+	}
+	return LORE_OK;
 }
 
 /* The block, the mbox, the files; and what was not found, said. */
@@ -227,6 +349,8 @@ deps_report(struct deps *d, const struct cli *c)
 			 (char *)d->guessed->pdata[i]);
 	if (fatal)
 		return LORE_ENOTFOUND;
+	if ((rc = trust_all(d, c)))
+		return rc;
 	g_string_append(d->block, "Depends on:");
 	/* b4 writes it, and never reads it (a regex that misses it) */
 	if (d->prereq_base)

@@ -6,7 +6,9 @@
  * the findings under it, --stable's branches, and under
  * lore-am.gate=hardfail one line naming the first patch and check that
  * failed. The checks themselves are gatefixes.c, gatesob.c, gatelinks.c,
- * gateport.c; the JSON form is gatejson.c.
+ * gateport.c; the JSON form is gatejson.c. A prerequisite series' gate
+ * (cli/deps.h) runs in its own am job; the series' gate says its
+ * patches first.
  */
 #include "gate/gate-int.h"
 #include "core/gitrun.h"
@@ -352,8 +354,9 @@ static void G_GNUC_PRINTF(2, 3) say_into(GString *out, const char *fmt, ...)
 	g_string_append_c(out, '\n');
 }
 
+/* @p's line and its findings; a prerequisite's (@dep) says so */
 static void
-say_patch(GString *out, const struct gate_patch *p)
+say_patch(GString *out, const struct gate_patch *p, gboolean dep)
 {
 	g_autofree char *info = infos(p);
 	g_autofree char *check =
@@ -361,13 +364,28 @@ say_patch(GString *out, const struct gate_patch *p)
 			     : NULL;
 	guint k;
 
-	say_into(out, "  %s %s%s%s%s%s", gate_marks[p->mark], p->subject,
+	say_into(out, "  %s %s%s%s%s%s%s", gate_marks[p->mark], p->subject,
 		 info ? " (" : "", info ? info : "", info ? ")" : "",
-		 check ? check : "");
+		 check ? check : "", dep ? " [prerequisite]" : "");
 	for (k = 0; k < p->finds->len; k++) {
 		const struct gate_finding *f = p->finds->pdata[k];
 
 		say_into(out, "    %s %s", gate_marks[f->mark], f->text);
+	}
+}
+
+/* The prerequisites' patches, in the order they apply: before the
+ * series', each line marked (their checks ran in their own am job). */
+static void
+say_deps(GString *out, const struct gate *g)
+{
+	guint i, k;
+
+	for (i = 0; g->o.deps && i < g->o.deps->len; i++) {
+		const struct gate *d = g->o.deps->pdata[i];
+
+		for (k = 0; d->ran && k < d->patches->len; k++)
+			say_patch(out, d->patches->pdata[k], TRUE);
 	}
 }
 
@@ -390,8 +408,9 @@ report(struct gate *g)
 		g_string_append_printf(out, "---\nGate (lore-am.gate=%s):\n",
 				       g->o.policy == GATE_HARDFAIL ? "hardfail"
 								    : "warn");
+		say_deps(out, g);
 		for (i = 0; i < g->patches->len; i++)
-			say_patch(out, g->patches->pdata[i]);
+			say_patch(out, g->patches->pdata[i], FALSE);
 	} else if (g->branches->len) {
 		g_string_append(out, "---\n");
 	}
@@ -451,11 +470,25 @@ void
 gate_check_result(struct gate *g, guint i, const char *verdict,
 		  const char *lines)
 {
-	struct gate_patch *p;
+	struct gate_patch *p = NULL;
+	guint k;
 
-	if (!g || i >= g->patches->len)
+	if (!g)
 		return;
-	p = g->patches->pdata[i];
+	/* the prerequisites' patches come first in the mbox */
+	for (k = 0; g->o.deps_first && g->o.deps && !p && k < g->o.deps->len;
+	     k++) {
+		const struct gate *d = g->o.deps->pdata[k];
+
+		if (i < d->patches->len)
+			p = d->patches->pdata[i];
+		else
+			i -= d->patches->len;
+	}
+	if (!p && i >= g->patches->len)
+		return;
+	if (!p)
+		p = g->patches->pdata[i];
 	g_free(p->check_verdict);
 	g_free(p->check_lines);
 	p->check_verdict = g_strdup(verdict);
@@ -513,5 +546,35 @@ gate_outcome(const struct gate *g)
 	for (i = 0; i < g->patches->len; i++)
 		worst = MAX(worst,
 			    ((struct gate_patch *)g->patches->pdata[i])->mark);
+	for (i = 0; g->o.deps && i < g->o.deps->len; i++) {
+		const char *d = gate_outcome(g->o.deps->pdata[i]);
+
+		if (d && !strcmp(d, "fail"))
+			worst = GATE_FAIL;
+		else if (d && !strcmp(d, "warn"))
+			worst = MAX(worst, GATE_NOTE);
+	}
 	return word[worst];
+}
+
+guint
+gate_count(const struct gate *g)
+{
+	return g ? g->patches->len : 0;
+}
+
+const char *
+gate_subject_of(const struct gate *g, guint i)
+{
+	if (!g || i >= g->patches->len)
+		return NULL;
+	return ((const struct gate_patch *)g->patches->pdata[i])->subject;
+}
+
+const char *
+gate_attest_of(const struct gate *g, guint i)
+{
+	if (!g || i >= g->patches->len)
+		return NULL;
+	return ((const struct gate_patch *)g->patches->pdata[i])->attest;
 }

@@ -45,6 +45,13 @@ struct gate_opts {
 	gboolean later;		/* the caller says the report (gate_report) */
 	gboolean json;		/* --format=json: the report is JSON */
 	const char *mainline;	/* lore-am.mainline-ref, or NULL */
+	/* the prerequisites' gates (cli/deps.h: struct gate *, each run
+	 * already, borrowed): their patches said before the series' (in
+	 * the JSON, under "prerequisites") and counted in gate_outcome();
+	 * with @deps_first they come first in the mbox too, and so in
+	 * gate_check_result()'s numbers. NULL: none. */
+	const GPtrArray *deps;
+	gboolean deps_first;
 };
 
 struct gate;
@@ -105,8 +112,15 @@ void gate_branch(struct gate *g, const char *branch, enum gate_mark m,
  * status), said once whatever the run came to. */
 void gate_report(struct gate *g, int rc);
 
-/* "pass", "warn" or "fail" (the worst patch), or NULL when the checks
- * did not run: for the mail filter's status line. */
+/* How many patches @g holds; of patch @i (0-based, in the order added)
+ * its subject and what gate_attest() told (NULL: nothing): the
+ * prerequisites' lines in the summary (cli/deps.h). */
+guint gate_count(const struct gate *g);
+const char *gate_subject_of(const struct gate *g, guint i);
+const char *gate_attest_of(const struct gate *g, guint i);
+
+/* "pass", "warn" or "fail" (the worst patch, the prerequisites' too),
+ * or NULL when the checks did not run: for the mail filter's status line. */
 const char *gate_outcome(const struct gate *g);
 
 #endif

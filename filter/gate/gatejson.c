@@ -3,7 +3,9 @@
  * document (RFC 8259) on one line, the last of stderr: the series chosen,
  * then every patch with its attestation and every check that looked at it
  * (ok, warn, fail, or skipped outside a git tree), each finding's message
- * and suggestion, --check's verdict, and --stable's branches. Every
+ * and suggestion, --check's verdict, the prerequisite series applied
+ * first (each with its patches, told the same way), and --stable's
+ * branches. Every
  * string from mail goes through core/json.h's escaping.
  */
 #include "gate/gate-int.h"
@@ -111,6 +113,29 @@ patch(GString *j, const struct gate *g, const struct gate_patch *p)
 	g_string_append_c(j, '}');
 }
 
+/* Each prerequisite series (cli/deps.h) the gate was told of: its
+ * cover letter, revision, outcome and patches, in the order they apply. */
+static void
+deps(GString *j, const struct gate *g)
+{
+	guint i, k;
+
+	json_kv_open(j, "prerequisites", '[');
+	for (i = 0; i < g->o.deps->len; i++) {
+		const struct gate *d = g->o.deps->pdata[i];
+
+		json_open(j, '{');
+		json_kv(j, "cover", d->series.cover);
+		json_kv_int(j, "revision", d->series.revision);
+		json_kv(j, "outcome", gate_outcome(d));
+		json_kv_open(j, "patches", '[');
+		for (k = 0; k < d->patches->len; k++)
+			patch(j, d, d->patches->pdata[k]);
+		g_string_append(j, "]}");
+	}
+	g_string_append_c(j, ']');
+}
+
 void
 gate_json_build(const struct gate *g, int rc, GString *j)
 {
@@ -129,6 +154,8 @@ gate_json_build(const struct gate *g, int rc, GString *j)
 	for (i = 0; i < g->patches->len; i++)
 		patch(j, g, g->patches->pdata[i]);
 	g_string_append_c(j, ']');
+	if (g->o.deps && g->o.deps->len)
+		deps(j, g);
 	json_kv_open(j, "stable", '[');
 	for (i = 0; i < g->branches->len; i++) {
 		const struct gate_branch *b = g->branches->pdata[i];
