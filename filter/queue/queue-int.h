@@ -36,9 +36,11 @@ sqlite3_stmt *queue_prepare(struct queue *q, const char *sql, GError **err);
  */
 sqlite3_stmt *queue_stmt(struct queue *q, const char *sql, GError **err);
 /* The first column of @sql's first row with @text bound to ?1 (may be
- * NULL: no binding), or @dflt when there is no row. */
-gint64 queue_int(struct queue *q, const char *sql, const char *text,
-		 gint64 dflt);
+ * NULL: no binding) into *@out, left as it is when there is no row; FALSE
+ * with @err when the statement fails: a damaged page of the table it reads
+ * is an error (queue_failed() sets the file aside), never "not found". */
+gboolean queue_int(struct queue *q, const char *sql, const char *text,
+		   gint64 *out, GError **err);
 
 /*
  * After a write to @q failed with @err: @q closed, and a damaged file (a

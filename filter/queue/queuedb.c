@@ -132,20 +132,26 @@ reset_stmts(struct queue *q)
 		sqlite3_reset(st);
 }
 
-gint64
-queue_int(struct queue *q, const char *sql, const char *text, gint64 dflt)
+gboolean
+queue_int(struct queue *q, const char *sql, const char *text, gint64 *out,
+	  GError **err)
 {
-	sqlite3_stmt *st = queue_stmt(q, sql, NULL);
-	gint64 v = dflt;
+	sqlite3_stmt *st = queue_stmt(q, sql, err);
+	gboolean ok;
+	int rc;
 
 	if (!st)
-		return dflt;
+		return FALSE;
 	if (text)
 		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	/* a damaged page is an error, not "no row" (checked before the
+	 * reset, while the connection's message is the step's) */
+	ok = queue_check(q, rc, err);
 	sqlite3_reset(st);
-	return v;
+	return ok;
 }
 
 const char *
@@ -221,10 +227,12 @@ static const char schema[] =
 static gboolean
 check_schema(struct queue *q, GError **err)
 {
-	gint64 app = queue_int(q, "PRAGMA application_id", NULL, -1);
-	gint64 ver = queue_int(q, "PRAGMA user_version", NULL, -1);
+	gint64 app = -1, ver = -1;
 	g_autofree char *set = NULL;
 
+	if (!queue_int(q, "PRAGMA application_id", NULL, &app, err) ||
+	    !queue_int(q, "PRAGMA user_version", NULL, &ver, err))
+		return FALSE;
 	if (app == QUEUE_APP_ID && ver == QUEUE_SCHEMA)
 		return TRUE;
 	if (app == QUEUE_APP_ID && ver > QUEUE_SCHEMA) {
