@@ -3,10 +3,13 @@
 # A lookup that reads it (the series of a known message) fails the
 # record there, and the file is set aside as for any other damaged read;
 # it read as "no such message", and only SQLite's refusal of any write
-# after a damaged read in the transaction stopped the run.
+# after a damaged read in the transaction stopped the run. `lore-am queue` in a git work tree, whose applied scan reads the
+# file before the listing does: one line for a damaged file, not the
+# scan's warning and the listing's error; a scan that fails where the
+# listing does not is one warning and the listing.
 . "$(dirname "$0")/lib.sh"
 
-plan 7
+plan 10
 
 hello_series lists.example.org p1@example.org p2@example.org \
 	r1@example.org >"$TRASH/box.mbox"
@@ -51,4 +54,20 @@ deliver 3
 is "$?:$(cat "$TRASH/err.3")" 0: "the next mail: a new file, silently"
 check "... its state known again" state_said "$TRASH/mail.3"
 
+# `lore-am queue` in a git work tree: the applied scan reads the patches
+# of every whole series, the listing does not
+make_repo "$TRASH/repo"
+cd "$TRASH/repo" || exit 1
+damage patches
+"$LORE_AM" queue >"$TRASH/list" 2>"$TRASH/err"
+is "$? $(wc -l <"$TRASH/list") $(wc -l <"$TRASH/err")" "0 1 1" \
+	"the scan cannot read the patches: the list, and one line"
+check "... the scan's warning" \
+	grep -q "^lore-am: warning: the series were not looked for in the tree: " \
+	"$TRASH/err"
+damage series
+"$LORE_AM" queue >"$TRASH/list" 2>"$TRASH/err"
+is "$? $(wc -l <"$TRASH/list") $(cat "$TRASH/err")" \
+	"74 0 lore-am: cannot read the queue file $QFILE: database disk image is malformed" \
+	"the series damaged: exit 74 and one line, not the scan's too"
 done_testing
