@@ -25,6 +25,7 @@
 	X(lib, sqlite3_close_v2)                                               \
 	X(lib, sqlite3_busy_timeout)                                           \
 	X(lib, sqlite3_busy_handler)                                           \
+	X(lib, sqlite3_db_config)                                              \
 	X(lib, sqlite3_exec)                                                   \
 	X(lib, sqlite3_prepare_v2)                                             \
 	X(lib, sqlite3_step)                                                   \
@@ -54,6 +55,7 @@ extern struct sqlitelib sqlitelib;
 #define sqlite3_close_v2 SQLITELIB_CALL(sqlite3_close_v2)
 #define sqlite3_busy_timeout SQLITELIB_CALL(sqlite3_busy_timeout)
 #define sqlite3_busy_handler SQLITELIB_CALL(sqlite3_busy_handler)
+#define sqlite3_db_config SQLITELIB_CALL(sqlite3_db_config)
 #define sqlite3_exec SQLITELIB_CALL(sqlite3_exec)
 #define sqlite3_prepare_v2 SQLITELIB_CALL(sqlite3_prepare_v2)
 #define sqlite3_step SQLITELIB_CALL(sqlite3_step)

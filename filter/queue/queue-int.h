@@ -50,6 +50,18 @@ gboolean queue_int(struct queue *q, const char *sql, const char *text,
  */
 void queue_failed(struct queue *q, GError **err);
 
+/*
+ * What @q writes is what a run saw of its mail (queue_store()), which
+ * later runs see again: closing @q leaves the commits in the WAL for a
+ * later checkpoint, where a close copied them into the file with two
+ * fdatasync(2) calls (and made and removed the -wal and -shm files) in
+ * every run. A killed process loses nothing (the WAL is written before
+ * the commit returns); a power loss may take back the commits since the
+ * last checkpoint (synchronous = NORMAL: SQLite's WAL checksums keep the
+ * file whole). Marks set by hand (queue_mark()) are synced when made.
+ */
+void queue_seen_only(struct queue *q);
+
 /* BEGIN IMMEDIATE: one writer at a time, the others wait (busy timeout). */
 gboolean queue_begin(struct queue *q, GError **err);
 /* COMMIT, or ROLLBACK when @ok is FALSE; FALSE when not committed. */
