@@ -6,11 +6,14 @@
 # (synchronous = NORMAL), and the close leaves it there for a later
 # checkpoint instead of copying it into the file with two fdatasync(2)
 # calls a mail. What a killed run or a power cut leaves (the file and its
-# WAL, no -shm) is read whole. The queue's one library is libsqlite3.
+# WAL, no -shm) is read whole. A --passthrough -m run opens no library it
+# does not use: libsqlite3 for the queue; libnotmuch (with Xapian and the
+# C++ runtime), asked when the mailbox lacks part of the series, only
+# when notmuch has a configuration file to read.
 . "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || skip_all "strace not installed"
 
-plan 7
+plan 9
 
 hello_series lists.example.org p1@example.org p2@example.org \
 	r1@example.org >"$TRASH/box.mbox"
@@ -75,4 +78,22 @@ libs true 0003 >"$TRASH/libs.true"
 is "$(comm -13 "$TRASH/libs.false" "$TRASH/libs.true" | sed 's/\.so.*//')" \
 	libsqlite3 "the queue loads libsqlite3, nothing more"
 
+# the first patch alone in the mailbox: the series is incomplete there,
+# and notmuch would be asked for the rest; it is not set up here (no
+# configuration file), so nothing beyond what lore-am links is loaded
+ldd "$LORE_AM_REAL" | awk '{ sub(".*/", "", $1); print $1 }' | sort -u \
+	>"$TRASH/linked"
+cp "$TRASH/split/0001" "$TRASH/one.mbox"
+lone() {
+	strace -f -qq -o "$TRASH/st.lone.$1" -e trace=open,openat \
+		"$LORE_AM" -c lore-am.queue=false --passthrough -q \
+		-o "$TRASH/out.lone" -m "$TRASH/one.mbox" \
+		<"$TRASH/split/0001" >/dev/null 2>&1
+}
+lone 1
+is "$(libs lone 1 | comm -23 - "$TRASH/linked")" "" \
+	"an incomplete series, notmuch not set up: no library beyond the linked ones"
+NOTMUCH_CONFIG=$TRASH/no-such-config lone 2
+is "$(libs lone 2 | comm -23 - "$TRASH/linked" | grep -c '^libnotmuch\.')" 1 \
+	"... with NOTMUCH_CONFIG set, libnotmuch is asked"
 done_testing
