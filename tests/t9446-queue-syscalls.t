@@ -33,10 +33,10 @@ trace() {
 		<"$TRASH/split/$2" >"$TRASH/mail.$1.$2" 2>"$TRASH/err.$1.$2"
 }
 # syncs Q N: the fsync-like calls of that run, one a line, the process
-# ids left out
+# ids left out and the output folder named alike
 syncs() {
 	grep -E '^[0-9]+ +(fsync|fdatasync|syncfs|sync_file_range)\(' \
-		"$TRASH/st.$1.$2" | sed 's/^[0-9]* *//'
+		"$TRASH/st.$1.$2" | sed "s/^[0-9]* *//; s|/out\.$1|/out|g"
 }
 # libs Q N: the shared libraries that run loaded (opened, not probed)
 libs() {
