@@ -62,13 +62,13 @@ check "... its commits are in the WAL, left for a later checkpoint" \
 
 # what a run killed after its commit, or a power cut, leaves: the file
 # and its WAL as written, the -shm (the WAL's index in memory) not
-mkdir "$TRASH/cut"
+# (two copies: the sqlite3 shell, closing the first, copies its WAL in)
+XDG_DATA_HOME=$TRASH/xdg
+mkdir -p "$TRASH/cut" "$XDG_DATA_HOME/lore-am"
 cp "$QFILE" "$QFILE-wal" "$TRASH/cut/"
+cp "$QFILE" "$QFILE-wal" "$XDG_DATA_HOME/lore-am/"
 is "$(sqlite3 "$TRASH/cut/queue.sqlite" 'PRAGMA integrity_check')" ok \
 	"the file and its WAL without the -shm: whole"
-XDG_DATA_HOME=$TRASH/xdg
-mkdir -p "$XDG_DATA_HOME/lore-am"
-cp "$TRASH/cut/queue.sqlite" "$TRASH/cut/queue.sqlite-wal" "$XDG_DATA_HOME/lore-am/"
 is "$(XDG_DATA_HOME=$XDG_DATA_HOME "$LORE_AM" queue --no-scan | awk '{ print $1, $2, $3 }')" \
 	"complete v1 2/2" "... and the series known in it"
 
