@@ -12,7 +12,13 @@
 #    and the median wall time of the whole delivery (RUNS times each,
 #    the two settings taken in turn so that a change of load falls on
 #    both), with the load average before and after; and the same loop
-#    with /bin/true, what starting a process costs on the machine.
+#    with /bin/true, what starting a process costs on the machine, and
+#    with `lore-am --version`, what starting lore-am costs. Then
+#    the system calls a mail makes (strace -f -c; the thread delivered
+#    once to make the queue file, then three times over, 78 mails, so
+#    that the checkpoints a long stream of mail makes are counted): all
+#    of them, and the fsync/fdatasync among them, the ones that wait for
+#    the disk.
 # 2. `lore-am queue` over a queue of 10 000 series (5 patches and 6
 #    messages each, written straight into the SQLite file): instructions
 #    and median time of the text list, --format=json and --ready.
@@ -24,6 +30,7 @@ lore_am=${LORE_AM:-$src/lore-am}
 [ -x "$lore_am" ] || { echo "queue-bench.sh: build lore-am first (make)" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "queue-bench.sh: needs valgrind" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "queue-bench.sh: needs sqlite3" >&2; exit 2; }
+command -v strace >/dev/null || { echo "queue-bench.sh: needs strace" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-queue.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 # outside any git tree: `lore-am queue` lists, it does not scan a tree
@@ -51,6 +58,12 @@ deliver_true() {
 		/bin/true <"$f" >/dev/null 2>&1
 	done
 }
+# and with `lore-am --version`: what starting lore-am itself costs
+deliver_version() {
+	for f in "$tmp"/split/*; do
+		"$lore_am" --version <"$f" >/dev/null 2>&1
+	done
+}
 # instructions of "$@" (callgrind's count)
 insns() {
 	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
@@ -64,6 +77,20 @@ mail_insns() {
 		sum=$((sum + i))
 	done
 	echo $((sum / n))
+}
+# "CALLS SYNCS": the system calls of every mail's delivery, three times
+# over, summed (strace -c's calls column), and the fsync(2)/fdatasync(2)
+# among them
+mail_syscalls() {
+	local f
+	for f in "$tmp"/split/* "$tmp"/split/* "$tmp"/split/*; do
+		strace -f -c -o "$tmp/sc" "$lore_am" --passthrough \
+			--status-header -q -o "$tmp/o" -m "$tmp/t.mbox" <"$f" \
+			>/dev/null 2>&1
+		awk '$NF == "total" { t += $4 }
+			$NF == "fsync" || $NF == "fdatasync" { s += $4 }
+			END { print t + 0, s + 0 }' "$tmp/sc"
+	done | awk '{ t += $1; s += $2 } END { print t, s }'
 }
 # microseconds "$@" takes
 usecs() {
@@ -103,7 +130,20 @@ for q in false true; do
 done
 printf '   /bin/true in its place %22s %8s ms/mail\n' "" \
 	"$(median_ms deliver_true | awk -v n="$n" '{printf "%.2f", $1 / n}')"
+printf '   lore-am --version in its place %14s %8s ms/mail\n' "" \
+	"$(median_ms deliver_version | awk -v n="$n" '{printf "%.2f", $1 / n}')"
 echo "   ratio: $(echo "${ins[true]} ${ins[false]}" | awk '{printf "%.3f", $1 / $2}') in instructions (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
+# the system calls, the queue file made first
+for q in false true; do
+	git config --global lore-am.queue $q
+	rm -rf "$HOME/.local/share/lore-am" "$tmp/o"
+	deliver_all
+	read -r calls syncs < <(mail_syscalls)
+	printf '   lore-am.queue=%-5s %8s system calls/mail  %6s fsync+fdatasync/mail (%s in %s mails)\n' \
+		"$q" "$(awk -v c="$calls" -v n="$n" 'BEGIN {printf "%.1f", c / n / 3}')" \
+		"$(awk -v c="$syncs" -v n="$n" 'BEGIN {printf "%.3f", c / n / 3}')" \
+		"$syncs" "$((n * 3))"
+done
 git config --global --unset lore-am.queue
 
 echo "2. lore-am queue over 10 000 series"

@@ -337,6 +337,7 @@ do_list(struct queue_cli *o)
 	g_autoptr(GPtrArray) rows = NULL, out = g_ptr_array_new();
 	struct queue *q;
 	GError *err = NULL;
+	g_autoptr(GError) scan_err = NULL;
 	guint i;
 	int rc;
 
@@ -357,7 +358,7 @@ do_list(struct queue_cli *o)
 	if (!o->no_scan) {
 		struct config *cfg = config_load();
 
-		queuescan_run(cfg);
+		queuescan_run(cfg, &scan_err);
 		config_free(cfg);
 	}
 	if (!(q = queue_open(&err))) {
@@ -370,6 +371,8 @@ do_list(struct queue_cli *o)
 		maintainers_free(m);
 		return open_failed(err);
 	}
+	if (scan_err)
+		lore_err("warning: %s", scan_err->message);
 	for (i = 0; i < rows->len; i++)
 		if (wanted(rows->pdata[i], o, states, m))
 			g_ptr_array_add(out, rows->pdata[i]);

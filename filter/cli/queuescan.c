@@ -102,8 +102,8 @@ scan(GPtrArray *pend, guint lookback, GPtrArray *rest, GPtrArray *marked)
 	return ok;
 }
 
-void
-queuescan_run(struct config *cfg)
+gboolean
+queuescan_run(struct config *cfg, GError **err)
 {
 	const char *on = config_get(cfg, "queue-scan", NULL);
 	g_autofree char *top = NULL, *head = NULL, *digest = NULL;
@@ -112,16 +112,16 @@ queuescan_run(struct config *cfg)
 	g_autoptr(GPtrArray) rest = g_ptr_array_new();
 	g_autoptr(GPtrArray) marked = g_ptr_array_new();
 	struct queue *q;
-	GError *err = NULL;
+	GError *e = NULL;
 
 	if ((on && !config_bool(on)) || !(top = treecheck_toplevel()))
-		return;
+		return TRUE;
 	/* a queue that cannot be opened: the listing says so */
-	if (!(q = queue_open(&err))) {
-		g_clear_error(&err);
-		return;
+	if (!(q = queue_open(&e))) {
+		g_clear_error(&e);
+		return TRUE;
 	}
-	pend = queue_pending(q, SCAN_SERIES_MAX, &err);
+	pend = queue_pending(q, SCAN_SERIES_MAX, &e);
 	if (pend && pend->len && (head = head_id())) {
 		guint lookback = deps_lookback(cfg);
 
@@ -130,16 +130,15 @@ queuescan_run(struct config *cfg)
 		if (!queue_scan_seen(q, top, head, digest) &&
 		    scan(pend, lookback, rest, marked)) {
 			left = memo(rest, lookback);
-			queue_scan_done(q, top, head, left, &err);
+			queue_scan_done(q, top, head, left, &e);
 		}
-	}
-	if (err) {
-		lore_err("warning: the series were not looked for in the "
-			 "tree: %s",
-			 err->message);
-		g_error_free(err);
 	}
 	queue_close(q);
 	if (marked->len)
 		queuetag_move(cfg, marked);
+	if (!e)
+		return TRUE;
+	g_propagate_prefixed_error(
+	    err, e, "the series were not looked for in the tree: ");
+	return FALSE;
 }

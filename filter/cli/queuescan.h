@@ -12,8 +12,11 @@
 
 /*
  * In a git work tree, unless lore-am.queue-scan = false in @cfg: the
- * scan. Never fails the listing: a failure is one warning line.
+ * scan. FALSE with @err when the queue could not be read or written: the
+ * caller says it, as a warning, unless its own read of the queue fails
+ * too and says so (a damaged file gets one line, not two). Git's failure
+ * and a mark not set are warnings said here.
  */
-void queuescan_run(struct config *cfg);
+gboolean queuescan_run(struct config *cfg, GError **err);
 
 #endif

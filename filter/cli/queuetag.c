@@ -220,7 +220,7 @@ open_rw(char **why)
 	char *msg = NULL;
 
 	*why = NULL;
-	if (!dynlib_load(&nmlib.dl, NULL))
+	if (!nmlib_configured() || !dynlib_load(&nmlib.dl, NULL))
 		return NULL;
 	/* read-only first: where it is, and whether a writer holds it */
 	st = open_db(NOTMUCH_DATABASE_MODE_READ_ONLY, &db, &msg);

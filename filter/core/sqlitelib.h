@@ -25,6 +25,8 @@
 	X(lib, sqlite3_close_v2)                                               \
 	X(lib, sqlite3_busy_timeout)                                           \
 	X(lib, sqlite3_busy_handler)                                           \
+	X(lib, sqlite3_db_config)                                              \
+	X(lib, sqlite3_wal_hook)                                               \
 	X(lib, sqlite3_exec)                                                   \
 	X(lib, sqlite3_prepare_v2)                                             \
 	X(lib, sqlite3_step)                                                   \
@@ -54,6 +56,8 @@ extern struct sqlitelib sqlitelib;
 #define sqlite3_close_v2 SQLITELIB_CALL(sqlite3_close_v2)
 #define sqlite3_busy_timeout SQLITELIB_CALL(sqlite3_busy_timeout)
 #define sqlite3_busy_handler SQLITELIB_CALL(sqlite3_busy_handler)
+#define sqlite3_db_config SQLITELIB_CALL(sqlite3_db_config)
+#define sqlite3_wal_hook SQLITELIB_CALL(sqlite3_wal_hook)
 #define sqlite3_exec SQLITELIB_CALL(sqlite3_exec)
 #define sqlite3_prepare_v2 SQLITELIB_CALL(sqlite3_prepare_v2)
 #define sqlite3_step SQLITELIB_CALL(sqlite3_step)

@@ -286,7 +286,11 @@ queue_mark_note(const char *msgid, const char *state, const char *note,
 	q = queue_open(err);
 	if (!q)
 		return LORE_EIO;
-	ok = queue_begin(q, err) &&
+	/* a mark is the maintainer's word, which no later mail brings back:
+	 * its commit syncs the WAL (FULL), where a run's record does not
+	 * (queue_seen_only()) */
+	ok = queue_exec(q, "PRAGMA synchronous = FULL", err) &&
+	     queue_begin(q, err) &&
 	     queue_end(q, set_mark(q, msgid, col, note, err), err);
 	queue_close(q);
 	if (ok)

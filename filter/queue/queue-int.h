@@ -36,9 +36,11 @@ sqlite3_stmt *queue_prepare(struct queue *q, const char *sql, GError **err);
  */
 sqlite3_stmt *queue_stmt(struct queue *q, const char *sql, GError **err);
 /* The first column of @sql's first row with @text bound to ?1 (may be
- * NULL: no binding), or @dflt when there is no row. */
-gint64 queue_int(struct queue *q, const char *sql, const char *text,
-		 gint64 dflt);
+ * NULL: no binding) into *@out, left as it is when there is no row; FALSE
+ * with @err when the statement fails: a damaged page of the table it reads
+ * is an error (queue_failed() sets the file aside), never "not found". */
+gboolean queue_int(struct queue *q, const char *sql, const char *text,
+		   gint64 *out, GError **err);
 
 /*
  * After a write to @q failed with @err: @q closed, and a damaged file (a
@@ -47,6 +49,18 @@ gint64 queue_int(struct queue *q, const char *sql, const char *text,
  * file's path and what became of it.
  */
 void queue_failed(struct queue *q, GError **err);
+
+/*
+ * What @q writes is what a run saw of its mail (queue_store()), which
+ * later runs see again: closing @q leaves the commits in the WAL for a
+ * later checkpoint, where a close copied them into the file with two
+ * fdatasync(2) calls (and made and removed the -wal and -shm files) in
+ * every run. A killed process loses nothing (the WAL is written before
+ * the commit returns); a power loss may take back the commits since the
+ * last checkpoint (synchronous = NORMAL: SQLite's WAL checksums keep the
+ * file whole). Marks set by hand (queue_mark()) are synced when made.
+ */
+void queue_seen_only(struct queue *q);
 
 /* BEGIN IMMEDIATE: one writer at a time, the others wait (busy timeout). */
 gboolean queue_begin(struct queue *q, GError **err);

@@ -19,6 +19,19 @@
 #define QUEUE_SCHEMA 2
 /* deliveries at once wait for each other this long, in milliseconds */
 #define QUEUE_BUSY_MS 10000
+/*
+ * The WAL a recording run leaves (queue_seen_only()) is read whole by the
+ * next run that opens the file (SQLite rebuilds its index, the -shm, when
+ * no other connection has it): 5 400 instructions and a pread(2) a page,
+ * about 2.2 pages a mail. Past this many pages, the run that commits
+ * copies them into the file and empties the WAL (a checkpoint: the one
+ * step with fdatasync(2) calls): once in about 29 mails, and at most
+ * 0.35 M instructions a mail for the reading.
+ */
+#define QUEUE_WAL_FRAMES 64
+/* how long that checkpoint waits for other runs to leave the WAL; when
+ * they do not, a later run does it */
+#define QUEUE_CKPT_WAIT_MS 1000
 
 G_DEFINE_QUARK(lore - am - queue - error - quark, queue_error)
 
@@ -132,20 +145,26 @@ reset_stmts(struct queue *q)
 		sqlite3_reset(st);
 }
 
-gint64
-queue_int(struct queue *q, const char *sql, const char *text, gint64 dflt)
+gboolean
+queue_int(struct queue *q, const char *sql, const char *text, gint64 *out,
+	  GError **err)
 {
-	sqlite3_stmt *st = queue_stmt(q, sql, NULL);
-	gint64 v = dflt;
+	sqlite3_stmt *st = queue_stmt(q, sql, err);
+	gboolean ok;
+	int rc;
 
 	if (!st)
-		return dflt;
+		return FALSE;
 	if (text)
 		sqlite3_bind_text(st, 1, text, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	/* a damaged page is an error, not "no row" (checked before the
+	 * reset, while the connection's message is the step's) */
+	ok = queue_check(q, rc, err);
 	sqlite3_reset(st);
-	return v;
+	return ok;
 }
 
 const char *
@@ -221,10 +240,12 @@ static const char schema[] =
 static gboolean
 check_schema(struct queue *q, GError **err)
 {
-	gint64 app = queue_int(q, "PRAGMA application_id", NULL, -1);
-	gint64 ver = queue_int(q, "PRAGMA user_version", NULL, -1);
+	gint64 app = -1, ver = -1;
 	g_autofree char *set = NULL;
 
+	if (!queue_int(q, "PRAGMA application_id", NULL, &app, err) ||
+	    !queue_int(q, "PRAGMA user_version", NULL, &ver, err))
+		return FALSE;
 	if (app == QUEUE_APP_ID && ver == QUEUE_SCHEMA)
 		return TRUE;
 	if (app == QUEUE_APP_ID && ver > QUEUE_SCHEMA) {
@@ -296,7 +317,9 @@ open_db(struct queue *q, GError **err)
 		return FALSE;
 	sqlite3_busy_timeout(q->db, QUEUE_BUSY_MS);
 	/* WAL: readers never wait for the writer; NORMAL: a commit is not
-	 * synced, a checkpoint is (the queue is rebuilt from mail anyway) */
+	 * synced, a checkpoint is (the queue is rebuilt from mail anyway; a
+	 * recording run leaves its commits for a later checkpoint,
+	 * queue_seen_only(); a mark syncs its own, queue_mark_note()) */
 	/* a file that is not a database, or whose schema is damaged, fails
 	 * here (the schema is read); a damaged page of a table fails the
 	 * statement that reads it, and queue_failed() sets the file aside
@@ -342,6 +365,37 @@ queue_failed(struct queue *q, GError **err)
 		    err, "queue file set aside, to be rebuilt: %s: ", path);
 	else
 		g_prefix_error(err, "queue %s: not updated: ", path);
+}
+
+/*
+ * After each commit of a recording run (sqlite3_wal_hook()): a WAL of
+ * QUEUE_WAL_FRAMES pages or more copied into the file and emptied
+ * (TRUNCATE). SQLite's own automatic checkpoint copies the pages but
+ * leaves them in the WAL for a later writer of the same open file to
+ * overwrite; a new run rebuilding the WAL's index counts them as not
+ * copied, so each run read the whole WAL, copied it again with its
+ * fdatasync(2) calls and added its own pages: it only grew.
+ */
+static int
+wal_full(void *data, sqlite3 *db, const char *name, int pages)
+{
+	(void)data;
+	(void)name;
+	if (pages < QUEUE_WAL_FRAMES)
+		return SQLITE_OK;
+	sqlite3_busy_timeout(db, QUEUE_CKPT_WAIT_MS);
+	sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	sqlite3_busy_timeout(db, QUEUE_BUSY_MS);
+	return SQLITE_OK;
+}
+
+void
+queue_seen_only(struct queue *q)
+{
+	int on = 0;
+
+	sqlite3_db_config(q->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &on);
+	sqlite3_wal_hook(q->db, wal_full, NULL);
 }
 
 void

@@ -222,6 +222,8 @@ queue_note(struct config *cfg, struct series_set *s, struct followups *f,
 		return;
 	}
 	q = queue_open(&err);
+	if (q)
+		queue_seen_only(q);
 	if (q && queue_store(q, s, f, &ss, target, seen, &err))
 		queue_close(q);
 	else if (q)

@@ -18,58 +18,71 @@
 
 static const char by_msg_sql[] = "SELECT series FROM messages WHERE msgid = ?1";
 
-static gint64
-lookup(struct queue *q, const char *sql, const char *text)
+/* *@id: the first column of @sql's row for @text, 0 when there is none
+ * (or no @text); FALSE with @err when the table cannot be read. */
+static gboolean
+lookup(struct queue *q, const char *sql, const char *text, gint64 *id,
+       GError **err)
 {
-	return text && *text ? queue_int(q, sql, text, 0) : 0;
+	*id = 0;
+	return !text || !*text || queue_int(q, sql, text, id, err);
 }
 
-/* A series of the same author and title whose revisions are all older
- * than @rev (a newer one sent as a new thread), or 0. */
-static gint64
-by_title(struct queue *q, struct seen_series *ss, int rev)
+/* *@id: a series of the same author and title whose revisions are all
+ * older than @rev (a newer one sent as a new thread), or 0. */
+static gboolean
+by_title(struct queue *q, struct seen_series *ss, int rev, gint64 *id,
+	 GError **err)
 {
 	sqlite3_stmt *st = queue_stmt(
 	    q,
 	    "SELECT s.id FROM series s WHERE s.author = ?1 AND s.title = ?2 "
 	    "AND (SELECT max(revision) FROM revisions r WHERE r.series = "
 	    "s.id) <= ?3 ORDER BY s.last_seen DESC LIMIT 1",
-	    NULL);
-	gint64 id = 0;
+	    err);
+	gboolean ok;
+	int rc;
 
+	*id = 0;
 	if (!st)
-		return 0;
+		return FALSE;
 	sqlite3_bind_text(st, 1, ss->author, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, ss->title, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, rev);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	ok = queue_check(q, rc, err);
 	sqlite3_reset(st);
-	return id;
+	return ok;
 }
 
-/* The series @s belongs to: by change-id, by a message already known,
- * by author and title; 0 when it is new. */
-static gint64
-find_series(struct queue *q, struct series_set *s, struct seen_series *ss)
+/* *@id: the series @s belongs to, by change-id, by a message already
+ * known, by author and title; 0 when it is new. FALSE with @err when the
+ * store cannot be read: a damaged table is not a new series. */
+static gboolean
+find_series(struct queue *q, struct series_set *s, struct seen_series *ss,
+	    gint64 *id, GError **err)
 {
-	gint64 id;
+	gboolean ok;
 	guint i;
 
-	id = lookup(q, "SELECT id FROM series WHERE change_id = ?1",
-		    ss->change_id);
-	for (i = 0; !id && i < ss->revs->len; i++)
-		id = lookup(
+	ok = lookup(q, "SELECT id FROM series WHERE change_id = ?1",
+		    ss->change_id, id, err);
+	for (i = 0; ok && !*id && i < ss->revs->len; i++)
+		ok = lookup(
 		    q, by_msg_sql,
-		    g_array_index(ss->revs, struct rev_info, i).root->msgid);
-	for (i = 0; !id && i < s->all->len; i++)
-		id = lookup(q, by_msg_sql,
-			    ((struct spatch *)s->all->pdata[i])->msg->msgid);
-	if (!id && *ss->title && *ss->author)
-		id = by_title(
-		    q, ss,
-		    g_array_index(ss->revs, struct rev_info, 0).revision);
-	return id;
+		    g_array_index(ss->revs, struct rev_info, i).root->msgid, id,
+		    err);
+	for (i = 0; ok && !*id && i < s->all->len; i++)
+		ok = lookup(q, by_msg_sql,
+			    ((struct spatch *)s->all->pdata[i])->msg->msgid, id,
+			    err);
+	if (ok && !*id && *ss->title && *ss->author)
+		ok = by_title(
+		    q, ss, g_array_index(ss->revs, struct rev_info, 0).revision,
+		    id, err);
+	return ok;
 }
 
 static gint64
@@ -86,6 +99,7 @@ new_series(struct queue *q, struct seen_series *ss, gint64 now, GError **err)
 	    "subject, first_seen, last_seen) VALUES(?1, ?2, ?3, ?4, ?5, ?6, "
 	    "?6)",
 	    err);
+	gint64 id = 0;
 	gboolean ok;
 
 	if (!st)
@@ -98,7 +112,10 @@ new_series(struct queue *q, struct seen_series *ss, gint64 now, GError **err)
 	sqlite3_bind_int64(st, 6, now);
 	ok = queue_check(q, sqlite3_step(st), err);
 	sqlite3_reset(st);
-	return ok ? lookup(q, "SELECT id FROM series WHERE key = ?1", key) : 0;
+	if (ok)
+		lookup(q, "SELECT id FROM series WHERE key = ?1", key, &id,
+		       err);
+	return id;
 }
 
 /* The larger count of each patch, of what was stored and what is seen:
@@ -140,12 +157,13 @@ store_rev(struct queue *q, gint64 id, struct rev_info *ri, gint64 now,
 	int present = ri->present;
 	gint64 first = now;
 	gboolean ok, same = FALSE;
+	int rc;
 
 	if (!st)
 		return FALSE;
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int(st, 2, ri->revision);
-	if (sqlite3_step(st) == SQLITE_ROW) {
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		present =
 		    MIN(MAX(present, sqlite3_column_int(st, 0)), ri->expected);
 		reviews = merge_reviews(queue_col(st, 1), ri->reviews->str);
@@ -157,7 +175,10 @@ store_rev(struct queue *q, gint64 id, struct rev_info *ri, gint64 now,
 		       ri->expected == sqlite3_column_int(st, 4) &&
 		       !strcmp(ri->files->str, queue_col(st, 5));
 	}
+	ok = queue_check(q, rc, err);
 	sqlite3_reset(st);
+	if (!ok)
+		return FALSE;
 	present = MIN(present, ri->expected);
 	ri->kept_present = present;
 	ri->kept_reviews = g_strdup(reviews ? reviews : ri->reviews->str);
@@ -194,16 +215,18 @@ store_patchids(struct queue *q, struct followups *f, gint64 id,
 				      "SELECT number FROM patches WHERE "
 				      "series = ?1 AND revision = ?2",
 				      err);
-	gboolean ok = st != NULL;
+	gboolean ok;
 	guint i;
+	int rc;
 
-	if (!ok)
+	if (!st)
 		return FALSE;
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int(st, 2, ri->revision);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		g_hash_table_add(have,
 				 GINT_TO_POINTER(sqlite3_column_int(st, 0)));
+	ok = queue_check(q, rc, err);
 	sqlite3_reset(st);
 	/* prepared when a patch needs it: a reply's run has none to write */
 	st = NULL;
@@ -245,21 +268,25 @@ msg_revision(struct series_set *s, struct spatch *p)
 	return p ? p->revision : 0;
 }
 
-/* The messages of series @id already stored, with their revision. */
+/* The messages of series @id already stored, with their revision; NULL
+ * with @err. */
 static GHashTable *
 stored_messages(struct queue *q, gint64 id, GError **err)
 {
 	sqlite3_stmt *st = queue_stmt(
 	    q, "SELECT msgid, revision FROM messages WHERE series = ?1", err);
 	GHashTable *h;
+	int rc;
 
 	if (!st)
 		return NULL;
 	h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	sqlite3_bind_int64(st, 1, id);
-	while (sqlite3_step(st) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		g_hash_table_insert(h, g_strdup(queue_col(st, 0)),
 				    GINT_TO_POINTER(sqlite3_column_int(st, 1)));
+	if (!queue_check(q, rc, err))
+		g_clear_pointer(&h, g_hash_table_destroy);
 	sqlite3_reset(st);
 	return h;
 }
@@ -433,8 +460,8 @@ queue_store(struct queue *q, struct series_set *s, struct followups *f,
 
 	if (!queue_begin(q, err))
 		return FALSE;
-	id = find_series(q, s, ss);
-	ok = id || (id = new_series(q, ss, now, err));
+	ok = find_series(q, s, ss, &id, err) &&
+	     (id || (id = new_series(q, ss, now, err)));
 	for (i = 0; ok && i < ss->revs->len; i++) {
 		struct rev_info *ri =
 		    &g_array_index(ss->revs, struct rev_info, i);

@@ -108,6 +108,9 @@ nm_close(struct nm *p)
 	p->db = NULL;
 }
 
+static const char no_config[] =
+    "no notmuch configuration found (NOTMUCH_CONFIG, ~/.notmuch-config)";
+
 /* Open read-only, with notmuch's own rules for config and profile. */
 static int
 nm_open(struct nm *p, GError **err)
@@ -119,6 +122,12 @@ nm_open(struct nm *p, GError **err)
 
 	if (p->db)
 		return TRY_OK;
+	/* not set up here: the library would say so (NO_CONFIG, below) */
+	if (!nmlib_configured()) {
+		g_set_error_literal(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
+				    no_config);
+		return TRY_FAIL;
+	}
 	if (!dynlib_load(&nmlib.dl, &e)) {
 		/* no library: notmuch is not set up, as without a database */
 		g_set_error_literal(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
@@ -142,9 +151,8 @@ nm_open(struct nm *p, GError **err)
 			    "cannot read the notmuch database: %s", why);
 		return TRY_AGAIN;
 	case NOTMUCH_STATUS_NO_CONFIG:
-		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
-			    "no notmuch configuration found (NOTMUCH_CONFIG, "
-			    "~/.notmuch-config)");
+		g_set_error_literal(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,
+				    no_config);
 		return TRY_FAIL;
 	case NOTMUCH_STATUS_NO_DATABASE:
 		g_set_error(err, SOURCE_ERROR, SOURCE_ERROR_UNAVAILABLE,

@@ -58,6 +58,19 @@ struct nmlib {
 
 extern struct nmlib nmlib;
 
+/*
+ * Is there a notmuch configuration file for libnotmuch to read, by its
+ * own search when no path is given (notmuch.h,
+ * notmuch_database_open_with_config()): $NOTMUCH_CONFIG when set, else
+ * $XDG_CONFIG_HOME/notmuch/PROFILE/config ($XDG_CONFIG_HOME ~/.config
+ * when unset, PROFILE $NOTMUCH_PROFILE or "default"), else
+ * ~/.notmuch-config (".PROFILE" after it when $NOTMUCH_PROFILE is set)?
+ * Without one the library says NOTMUCH_STATUS_NO_CONFIG, fatal: asked
+ * first, a run on a machine without notmuch set up does not load it
+ * (Xapian and the C++ runtime) to hear that.
+ */
+gboolean nmlib_configured(void);
+
 #define NMLIB_REDIRECT(f) DYNLIB_CALL(nmlib, f)
 #define notmuch_database_open_with_config                                      \
 	NMLIB_REDIRECT(notmuch_database_open_with_config)
