@@ -125,7 +125,8 @@ tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 # The fuzz harnesses built with $(CC) and a plain main() (fuzz/standalone.c):
 # `make check` replays the saved crash inputs and the seeds through them.
 FUZZ_NAMES = message thread subject trailer mboxrd gzip dnstxt appendlog \
-	pullreq gate tyjson prereq url maintainers pullsig mergemsg sshkey
+	pullreq gate tyjson prereq url maintainers pullsig mergemsg sshkey \
+	indexline
 FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
 
 fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a

@@ -1,10 +1,12 @@
 #!/bin/bash
 # --range-diff (b4 diff): both revisions applied each on its own base in
-# temporary worktrees, then real `git range-diff`; a revision that does
-# not apply falls back to a patch-by-patch diff of the mails.
+# temporary worktrees, then real `git range-diff`; a revision that fits
+# no commit here is applied on the blobs its index lines name (b4 diff's
+# way, t9137); one that does not apply falls back to a patch-by-patch
+# diff of the mails.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 32
+plan 35
 
 R=$TRASH/repo
 two_revisions "$R" || exit 1
@@ -66,15 +68,24 @@ check "naming the value" grep -q "^lore-am: -v takes a revision number (or OLD..
 state "$TRASH/u" >"$TRASH/after2"
 same_file "$TRASH/after2" "$TRASH/before" "the repository is still unchanged"
 
-# v1 cannot apply anywhere here: the fallback diffs the mails
+# no commit here takes v1 (a.c is another file): its patches only add
+# files, so it applies on the empty tree their index lines name
 git init -q "$TRASH/other"
 (cd "$TRASH/other" && commit a.c "unrelated" "unrelated")
 (cd "$TRASH/other" && "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff "$id" >"$TRASH/out3" 2>"$TRASH/err3")
+ok $? "revisions that fit no commit here: exit 0"
+check "v1 applied on the blobs its patches start from" grep -q "^v1: applied on the blobs its patches start from" "$TRASH/err3"
+canon "$TRASH/out3" >"$TRASH/out3.c"
+same_file "$TRASH/out3.c" "$TRASH/out.c" "the same range-diff as where they fit"
+# patches without index lines (not git's): nothing to build from, and v1
+# does not apply here: the fallback diffs the mails
+sed '/^index /d' "$TRASH/thread.mbox" >"$TRASH/noindex.mbox"
+(cd "$TRASH/other" && "$LORE_AM" -m "$TRASH/noindex.mbox" --range-diff "$id" >"$TRASH/out4" 2>"$TRASH/err4")
 ok $? "revisions that do not apply: still exit 0"
-check "it says which does not apply" grep -q "^v1 does not apply: git am failed at patch" "$TRASH/err3"
-check "the mails are compared patch by patch" grep -q "^Patch by patch, the mails of v1 against v2:" "$TRASH/out3"
-check "the changed patch with its diff" grep -q "^!!! changed: c: add c" "$TRASH/out3"
-check "the dropped one" grep -q "^--- dropped in v2: b: add b" "$TRASH/out3"
+check "it says which does not apply" grep -q "^v1 does not apply: git am failed at patch" "$TRASH/err4"
+check "the mails are compared patch by patch" grep -q "^Patch by patch, the mails of v1 against v2:" "$TRASH/out4"
+check "the changed patch with its diff" grep -q "^!!! changed: c: add c" "$TRASH/out4"
+check "the dropped one" grep -q "^--- dropped in v2: b: add b" "$TRASH/out4"
 
 "$LORE_AM" -m "$TRASH/thread.mbox" --range-diff=1..x "$id" >/dev/null 2>"$TRASH/err4"
 is $? 2 "a bad revision pair: exit 2"

@@ -103,6 +103,29 @@ blob_id(const GString *text)
 	return id;
 }
 
+char *
+prep3way_write_blob(const char *dir, const char *text, const char *pre)
+{
+	const char *const write[] = {"hash-object", "-w", "--stdin", NULL};
+	GString *t = g_string_new(text), *out = NULL, *e = NULL;
+	g_autofree char *id = blob_id(t);
+	char *full = NULL;
+
+	if (!g_str_has_prefix(id, pre))
+		goto out;
+	out = g_string_new(NULL);
+	e = g_string_new(NULL);
+	if (gitrun(dir, write, t->str, t->len, out, e, NULL) == 0)
+		full = gitrun_first_line(out->str);
+	if (full && !g_str_has_prefix(full, pre))
+		g_clear_pointer(&full, g_free);
+	g_string_free(out, TRUE);
+	g_string_free(e, TRUE);
+out:
+	g_string_free(t, TRUE);
+	return full;
+}
+
 struct section {
 	char *path, *pre; /* pre: abbreviated blob id */
 	char *old;	  /* the rebuilt old text, or NULL */
@@ -163,7 +186,6 @@ guint
 prep3way_run(const GString *mbox)
 {
 	const char *const check[] = {"cat-file", "--batch-check", NULL};
-	const char *const write[] = {"hash-object", "-w", "--stdin", NULL};
 	GPtrArray *secs = g_ptr_array_new_with_free_func(section_free);
 	GString *in = g_string_new(NULL), *out = g_string_new(NULL);
 	GString *e = g_string_new(NULL);
@@ -189,23 +211,10 @@ prep3way_run(const GString *mbox)
 		    g_str_has_suffix(lines[i], " ambiguous") == FALSE)
 			continue;
 		missing++;
-		if (s->old) {
-			GString *t = g_string_new(s->old);
-
-			id = blob_id(t);
-			if (g_str_has_prefix(id, s->pre)) {
-				GString *w = g_string_new(NULL);
-
-				if (gitrun(NULL, write, t->str, t->len, w, e,
-					   NULL) == 0) {
-					built++;
-					g_string_free(w, TRUE);
-					g_string_free(t, TRUE);
-					continue;
-				}
-				g_string_free(w, TRUE);
-			}
-			g_string_free(t, TRUE);
+		if (s->old &&
+		    (id = prep3way_write_blob(NULL, s->old, s->pre))) {
+			built++;
+			continue;
 		}
 		lore_info("-3: cannot prepare %s (blob %s is not here and the "
 			  "patch does not hold the whole file)",

@@ -26,4 +26,12 @@ guint prep3way_run(const GString *mbox);
  */
 char *prep3way_old_side(const char *diff, size_t len);
 
+/*
+ * @text (a file rebuilt by prep3way_old_side()) written into the object
+ * store of the repository in @dir (NULL: here) when its blob id starts
+ * with @pre: the full id (g_free), else NULL (not that blob, or git could
+ * not write it).
+ */
+char *prep3way_write_blob(const char *dir, const char *text, const char *pre);
+
 #endif

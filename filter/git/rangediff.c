@@ -6,9 +6,12 @@
  * folder of its own (rdtrial.h; when that cannot tell, each in its own
  * temporary worktree, applypair.h and apply.h), then `git range-diff
  * OLD_START..OLD NEW_START..NEW` (the small tree's commits: their diffs
- * are the full tree's). When a revision does not apply, the patches'
- * mails are compared instead, paired by title (`git diff --no-index`), so
- * a re-roll that reorders or drops patches still reads right.
+ * are the full tree's). A revision that fits none of those is applied on
+ * the blobs its patches' index lines name, as b4 diff does (rdfake.h);
+ * when one of those cannot be had, there is no range-diff to give. When
+ * a revision does not apply, the patches' mails are compared instead,
+ * paired by title (`git diff --no-index`), so a re-roll that reorders or
+ * drops patches still reads right.
  */
 #include "git/rangediff.h"
 #include "git/apply.h"
@@ -161,18 +164,34 @@ choose_bases(const struct amjob_result *const r[2], struct config *cfg,
 	}
 }
 
-/* What the trial run of revision @r gave; FALSE when it did not apply. */
-static gboolean
+/* a revision that does not apply here: its mails are compared instead */
+#define NOT_APPLIED (-1)
+
+/* What the trial run of revision @r gave: LORE_OK, NOT_APPLIED, or
+ * LORE_ENOTFOUND when no base could be made for it (said). */
+static int
 rev_said(const struct amjob_result *r, const struct apply_job *j, int rc,
 	 GError *err)
 {
+	if (rc == LORE_OK && !j->onto) {
+		lore_info("v%d: applied on the blobs its patches start from "
+			  "(%.12s: it fits no commit here)",
+			  r->revision, j->from);
+		return LORE_OK;
+	}
 	if (rc == LORE_OK) {
 		lore_info("v%d: applied on %.12s", r->revision, j->onto);
-		return TRUE;
+		return LORE_OK;
+	}
+	if (rc == RDTRIAL_NOBASE) {
+		lore_err("--range-diff: v%d fits no commit here, and %s: the "
+			 "range-diff cannot be made",
+			 r->revision, err ? err->message : "?");
+		return LORE_ENOTFOUND;
 	}
 	lore_info("v%d does not apply: %s", r->revision,
 		  err ? err->message : "git am failed");
-	return FALSE;
+	return NOT_APPLIED;
 }
 
 /* b4 diff's -n, -o FILE and -c (rangediff_set_show()) */
@@ -206,30 +225,37 @@ slow_ones(struct apply_job j[2], int rc[2], GError *e[2])
 			rc[i] = apply_run(&j[i], &e[i]);
 }
 
-/* Both revisions applied at the same time (rdtrial.h, else applypair.h);
- * FALSE when either does not apply (said as when the second was tried
- * after the first: nothing about the second when the first fails). */
-static gboolean
+/* Both revisions applied at the same time (rdtrial.h, else applypair.h):
+ * LORE_OK, NOT_APPLIED or LORE_ENOTFOUND (rev_said(); said as when the
+ * second was tried after the first: nothing about the second when the
+ * first fails). */
+static int
 apply_both(const char *top, const struct amjob_result *ro,
 	   const struct amjob_result *rn, struct config *cfg,
 	   struct apply_job j[2])
 {
 	const struct amjob_result *const r[2] = {ro, rn};
 	GError *e[2] = {NULL, NULL};
-	int rc[2];
-	gboolean ok;
+	int rc[2], st;
+	guint i;
 
 	choose_bases(r, cfg, j);
 	rdtrial_run(top, &j[0], &rc[0], &e[0], &j[1], &rc[1], &e[1]);
-	slow_ones(j, rc, e);
-	ok = rev_said(ro, &j[0], rc[0], e[0]) &&
-	     rev_said(rn, &j[1], rc[1], e[1]);
+	if (rc[0] == RDTRIAL_NOBASE || rc[1] == RDTRIAL_NOBASE) {
+		/* no range-diff whatever the other gives: no slow run */
+		i = rc[0] == RDTRIAL_NOBASE ? 0 : 1;
+		st = rev_said(r[i], &j[i], rc[i], e[i]);
+	} else {
+		slow_ones(j, rc, e);
+		if ((st = rev_said(ro, &j[0], rc[0], e[0])) == LORE_OK)
+			st = rev_said(rn, &j[1], rc[1], e[1]);
+	}
 	g_clear_error(&e[0]);
 	g_clear_error(&e[1]);
 	g_free((char *)j[0].base);
 	g_free((char *)j[1].base);
 	j[0].base = j[1].base = NULL;
-	return ok;
+	return st;
 }
 
 /* colored on a terminal, or asked for (-c); a file only with -c */
@@ -421,13 +447,17 @@ compare(struct amjob_result *ro, struct amjob_result *rn,
 {
 	struct apply_job j[2] = {{0}, {0}};
 	g_autofree char *top = treecheck_toplevel();
-	int rc;
+	int rc = NOT_APPLIED;
 
 	if (!top)
 		lore_info(
 		    "not in a git work tree: the revisions are not applied");
-	if (top && apply_both(top, ro, rn, cfg, j)) {
+	else
+		rc = apply_both(top, ro, rn, cfg, j);
+	if (rc == LORE_OK) {
 		rc = range_diff(&j[0], &j[1], extra);
+	} else if (rc != NOT_APPLIED) {
+		/* no base for a revision: said, nothing to compare */
 	} else if (show.no_diff) {
 		lore_err("--no-diff: v%d and v%d do not both apply %s: no git "
 			 "range-diff to give",

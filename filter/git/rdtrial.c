@@ -13,6 +13,7 @@
 #include "core/gitrun.h"
 #include "core/util.h"
 #include "git/applypair.h"
+#include "git/rdfake.h"
 #include "git/smalltree.h"
 #include "git/tmpwt.h"
 
@@ -241,6 +242,67 @@ prepare(const char *top, struct place *pa, struct apply_job *a,
 	return small_tree(pb, b, paths);
 }
 
+/* One revision again, on the tree of the blobs its patches' index lines
+ * name (an applypair_fn; @data a fresh place): b4 diff's way, for a
+ * revision that fits no commit here. onto stays NULL: no commit of the
+ * repository is under it. */
+static int
+fake_am(struct apply_job *j, gpointer data, GError **err)
+{
+	const struct place *p = data;
+	g_autofree char *line = NULL;
+	int rc = rdfake_commit(p->wt, j->mbox, &j->from, err);
+
+	if (rc == RDFAKE_REFUSED)
+		return RDTRIAL_NOBASE;
+	if (rc != LORE_OK || gitrun_interrupted()) {
+		/* no index lines, or git failed: the full tree says why */
+		g_clear_error(err);
+		return gitrun_interrupted() ? LORE_ENOTFOUND : RDTRIAL_FULL;
+	}
+	line = g_strdup_printf("%s\n", j->from);
+	if (!object_id(j->from, strlen(j->from)) ||
+	    !put(p->gitdir, "HEAD", line))
+		return RDTRIAL_FULL;
+	return am(j, (gpointer)p, err);
+}
+
+/* The revisions git am refused on their base tried on their patches'
+ * pre-images, in places of their own (the refused run's is mid-am) */
+static void
+retry_fake(const char *top, struct apply_job *a, int *ra, GError **ea,
+	   struct apply_job *b, int *rb, GError **eb)
+{
+	struct place fa = {{NULL, NULL}, NULL, NULL}, fb = fa;
+	g_autofree char *common = NULL;
+	gboolean again_a = *ra == RDTRIAL_FULL, again_b = *rb == RDTRIAL_FULL;
+
+	if ((!again_a && !again_b) || gitrun_interrupted())
+		return;
+	common = common_dir(top);
+	if (one_line_path(common) &&
+	    (!again_a || place_make(&fa, common, a->base)) &&
+	    (!again_b || place_make(&fb, common, b->base))) {
+		/* the refused run's words (the child's "git am failed") */
+		if (again_a) {
+			apply_job_clear(a);
+			g_clear_error(ea);
+		}
+		if (again_b) {
+			apply_job_clear(b);
+			g_clear_error(eb);
+		}
+		if (again_a && again_b)
+			applypair_run(fake_am, a, &fa, ra, ea, b, &fb, rb, eb);
+		else if (again_a)
+			*ra = fake_am(a, &fa, ea);
+		else
+			*rb = fake_am(b, &fb, eb);
+	}
+	place_free(&fa);
+	place_free(&fb);
+}
+
 void
 rdtrial_run(const char *top, struct apply_job *a, int *ra, GError **ea,
 	    struct apply_job *b, int *rb, GError **eb)
@@ -254,9 +316,10 @@ rdtrial_run(const char *top, struct apply_job *a, int *ra, GError **ea,
 	gitrun_guard();
 	/* what killed runs left in the temporary folder */
 	tmpwt_sweep(FALSE);
-	if (prepare(top, &pa, a, &pb, b))
+	if (prepare(top, &pa, a, &pb, b)) {
 		applypair_run(am, a, &pa, ra, ea, b, &pb, rb, eb);
-	else if (gitrun_interrupted())
+		retry_fake(top, a, ra, ea, b, rb, eb);
+	} else if (gitrun_interrupted())
 		*ra = *rb = LORE_ENOTFOUND;
 	gitrun_hold();
 	place_free(&pa);

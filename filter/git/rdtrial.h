@@ -16,6 +16,11 @@
  * more files, which no diff shows): when this way cannot tell, the caller
  * runs apply_run(), whose verdict and words are the ones given.
  *
+ * A revision git am refuses on its base is tried again, in a git folder
+ * of its own, on the tree of the blobs its patches' index lines name
+ * (rdfake.h: b4 diff's way, when no commit here fits it); its job's onto
+ * is then NULL, and from that tree's commit.
+ *
  * Ownership: the jobs' inputs are the caller's; what is filled in (tip,
  * onto, from) is freed with apply_job_clear().
  */
@@ -29,13 +34,17 @@
 /* git am failed on the small tree: apply_run() it on the full tree
  * (full_tree), which says git's own reason */
 #define RDTRIAL_FULL (-3)
+/* it fits no commit here, and its patches' pre-images cannot be had
+ * (rdfake.h's RDFAKE_REFUSED): the error names the file and the blob */
+#define RDTRIAL_NOBASE (-4)
 
 /*
  * @a and @b (APPLY_NONE jobs; base: a full commit id, or any other name,
  * which this way leaves to apply_run()) applied in the repository whose
  * top folder is @top: each status in *@ra and *@rb, LORE_OK (tip, onto
- * and from set), RDTRIAL_SLOW, RDTRIAL_FULL, or another lore_status with
- * the error in @ea or @eb (interrupted).
+ * and from set; onto NULL on the pre-images' tree), RDTRIAL_SLOW,
+ * RDTRIAL_FULL, RDTRIAL_NOBASE, or another lore_status with the error in
+ * @ea or @eb (interrupted).
  */
 void rdtrial_run(const char *top, struct apply_job *a, int *ra, GError **ea,
 		 struct apply_job *b, int *rb, GError **eb);

@@ -209,29 +209,19 @@ index_info(const GString *ls, const GPtrArray *paths, GString *info)
 }
 
 int
-smalltree_commit(const char *wt, const char *base, const GPtrArray *paths,
-		 char **start, GError **err)
+smalltree_index_commit(const char *wt, const GString *info, char **start,
+		       GError **err)
 {
 	const char *const upd[] = {"update-index", "-z", "--index-info", NULL};
 	const char *const wtree[] = {"write-tree", NULL};
-	g_autoptr(GPtrArray) ls = lstree_argv(base, paths);
-	GString *out = g_string_new(NULL), *info = g_string_new(NULL);
+	GString *out = g_string_new(NULL);
 	g_autofree char *tree = NULL;
 	int rc;
 
 	*start = NULL;
-	if (!ls) {
-		rc = SMALLTREE_FULL;
-		goto out;
-	}
-	if ((rc = run(wt, (const char *const *)ls->pdata, NULL, out,
-		      "cannot list the base's files", err)) ||
-	    (rc = index_info(out, paths, info)) ||
-	    (rc = run(wt, upd, info, NULL, "cannot fill a temporary index",
-		      err)))
-		goto out;
-	g_string_truncate(out, 0);
-	if ((rc = run(wt, wtree, NULL, out, "cannot write a temporary tree",
+	if ((rc = run(wt, upd, info, NULL, "cannot fill a temporary index",
+		      err)) ||
+	    (rc = run(wt, wtree, NULL, out, "cannot write a temporary tree",
 		      err)))
 		goto out;
 	tree = gitrun_first_line(out->str);
@@ -253,6 +243,29 @@ smalltree_commit(const char *wt, const char *base, const GPtrArray *paths,
 			goto out;
 	}
 	*start = gitrun_first_line(out->str);
+out:
+	g_string_free(out, TRUE);
+	return rc;
+}
+
+int
+smalltree_commit(const char *wt, const char *base, const GPtrArray *paths,
+		 char **start, GError **err)
+{
+	g_autoptr(GPtrArray) ls = lstree_argv(base, paths);
+	GString *out = g_string_new(NULL), *info = g_string_new(NULL);
+	int rc;
+
+	*start = NULL;
+	if (!ls) {
+		rc = SMALLTREE_FULL;
+		goto out;
+	}
+	if ((rc = run(wt, (const char *const *)ls->pdata, NULL, out,
+		      "cannot list the base's files", err)) ||
+	    (rc = index_info(out, paths, info)))
+		goto out;
+	rc = smalltree_index_commit(wt, info, start, err);
 out:
 	g_string_free(out, TRUE);
 	g_string_free(info, TRUE);

@@ -37,6 +37,16 @@ int smalltree_commit(const char *wt, const char *base, const GPtrArray *paths,
 		     char **start, GError **err);
 
 /*
+ * @info (update-index's "MODE OID\tPATH\0" entries) put into the index
+ * of the git folder that @wt's ".git" names, its tree written and a
+ * commit of that tree made: its id in @start (g_free). How
+ * smalltree_commit() and rdfake.h's base end; a lore_status with @err
+ * set.
+ */
+int smalltree_index_commit(const char *wt, const GString *info, char **start,
+			   GError **err);
+
+/*
  * In the worktree @wt (detached at @base, nothing checked out): HEAD made
  * a commit of the base's entries for @paths, with what git needs to apply
  * to them as it would in the full tree (a file or link standing where a
