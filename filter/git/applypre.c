@@ -10,6 +10,7 @@
  */
 #include "git/applypre.h"
 #include "git/apply.h"
+#include "core/gitenv.h"
 #include "core/gitrun.h"
 #include "core/util.h"
 
@@ -17,6 +18,16 @@
 
 /* past this many bytes of paths, the whole tree's status is asked */
 #define APPLYPRE_MAX_PATHSPEC (64 * 1024)
+
+/* a script's GIT_DIR and GIT_WORK_TREE name a repository with a work
+ * tree, which git's commands use from any folder, that one outside too */
+static gboolean
+named_work_tree(void)
+{
+	const struct gitenv_repo *r;
+
+	return gitenv_says_where() && (r = gitenv_repo()) && r->top;
+}
 
 int
 apply_precheck(GError **err)
@@ -41,7 +52,7 @@ apply_precheck(GError **err)
 	guint i;
 
 	if (gitrun(NULL, paths, NULL, 0, out, e, NULL) != 0 ||
-	    !g_str_has_prefix(out->str, "true\n")) {
+	    !(g_str_has_prefix(out->str, "true\n") || named_work_tree())) {
 		rc = LORE_EUSAGE;
 		g_set_error(
 		    err, LORE_ERROR, LORE_EUSAGE,
