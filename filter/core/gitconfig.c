@@ -328,7 +328,7 @@ gitconfig_read(GHashTable *vals)
 	    "GIT_CONFIG_COUNT",
 	    "GIT_CONFIG",
 	};
-	const char *git = gitenv_git();
+	g_autofree char *git = g_find_program_in_path("git");
 	g_autofree char *sys = NULL, *repo = NULL;
 	const char *home = g_getenv("HOME"), *env;
 	guint i;
