@@ -14,20 +14,21 @@ enum {
 	WHERE = 1, /* says where the repository, index or tree are */
 	FINDS = 2, /* changes which repository git finds from a folder */
 	STRIP = 4, /* never for a place of lore-am's own */
+	PATH = 8,  /* a path, made absolute for a git run elsewhere */
 };
 
 static const struct var {
 	const char *name;
 	unsigned flags;
 } vars[] = {
-    {"GIT_DIR", WHERE | FINDS | STRIP},
-    {"GIT_WORK_TREE", WHERE | FINDS | STRIP},
-    {"GIT_COMMON_DIR", WHERE | FINDS | STRIP},
+    {"GIT_DIR", WHERE | FINDS | STRIP | PATH},
+    {"GIT_WORK_TREE", WHERE | FINDS | STRIP | PATH},
+    {"GIT_COMMON_DIR", WHERE | FINDS | STRIP | PATH},
     {"GIT_CEILING_DIRECTORIES", WHERE | FINDS | STRIP},
     {"GIT_DISCOVERY_ACROSS_FILESYSTEM", WHERE | FINDS | STRIP},
-    {"GIT_INDEX_FILE", WHERE | STRIP},
+    {"GIT_INDEX_FILE", WHERE | STRIP | PATH},
     /* the same objects in a place too (made absolute there) */
-    {"GIT_OBJECT_DIRECTORY", WHERE},
+    {"GIT_OBJECT_DIRECTORY", WHERE | PATH},
     {"GIT_NAMESPACE", STRIP},
     /* what git sets for the programs it runs: the folder it was started
      * in, relative to the top, and a flag of its own setup */
@@ -316,7 +317,9 @@ gitenv_child(const char *dir)
 
 	if (place_of(dir, &top, &gitdir))
 		return place_env(top, gitdir);
-	if (!gitenv_says_where())
+	/* a ceiling alone (set for good in many a shell's profile) changes
+	 * nothing for a git that finds the same repository */
+	if (!any_set(PATH))
 		return NULL;
 	return user_env();
 }
