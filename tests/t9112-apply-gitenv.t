@@ -1,8 +1,8 @@
 #!/bin/bash
 # --apply, --apply=head, =merge and --range-diff with git's own variables
 # set, as a hook or a maintainer's script has them: GIT_DIR and
-# GIT_WORK_TREE naming the user's repository (from a folder outside it),
-# GIT_INDEX_FILE another index. The trial in the temporary worktree uses
+# GIT_WORK_TREE naming the user's repository (from a folder outside it,
+# or relative to a subfolder), GIT_INDEX_FILE another index. The trial in the temporary worktree uses
 # its own git folder, work tree and index, never the user's; the result
 # is the run's without them (the same commits: the dates are fixed), another index is the one updated when git would use it, and a
 # series that does not apply leaves the user's refs, index, config and
@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-deps.sh"
-plan 27
+plan 32
 
 diff_setup || exit 1
 export GIT_COMMITTER_DATE="1700000000 +0000" GIT_AUTHOR_DATE="1700000000 +0000"
@@ -60,6 +60,26 @@ is "$(git -C "$TRASH/i" rev-parse HEAD)" "$tip" "the same commits"
 is "$(GIT_INDEX_FILE=$TRASH/other-index git -C "$TRASH/i" ls-files -s)" \
 	"$(cat "$TRASH/want.ls")" "that index holds the series' tree"
 is "$(sha1sum <"$TRASH/i/.git/index")" "$sum" ".git/index is as it was"
+
+# a script in a subfolder, naming the repository relative to it (a git
+# started elsewhere with -C would read them from there)
+fresh "$TRASH/s"
+mkdir -p "$TRASH/s/sub/deeper"
+(cd "$TRASH/s/sub/deeper" && GIT_DIR=../../.git GIT_WORK_TREE=../.. "$LORE_AM" \
+	-m "$TRASH/thread.mbox" --apply "$id" </dev/null >/dev/null 2>"$TRASH/s.err")
+ok $? "--apply from a subfolder, GIT_DIR and GIT_WORK_TREE relative to it: exit 0"
+result "$TRASH/s" >"$TRASH/got"
+same_file "$TRASH/got" "$TRASH/want" "... the same commits, index and work tree"
+
+# --apply=merge into another index
+fresh "$TRASH/m"
+cp "$TRASH/m/.git/index" "$TRASH/m-index"
+(cd "$TRASH/m" && GIT_INDEX_FILE=$TRASH/m-index "$LORE_AM" -m "$TRASH/thread.mbox" \
+	--apply=merge "$id" </dev/null >/dev/null 2>"$TRASH/m.err")
+ok $? "--apply=merge with GIT_INDEX_FILE set to another index exits 0"
+is "$(git -C "$TRASH/m" rev-parse HEAD)" "$(head -1 "$TRASH/want=merge")" "the same merge"
+is "$(GIT_INDEX_FILE=$TRASH/m-index git -C "$TRASH/m" ls-files -s)" \
+	"$(cat "$TRASH/want.ls")" "that index holds the merge's tree"
 
 # the range-diff
 la -m "$TRASH/thread.mbox" --range-diff "$id" >"$TRASH/rd.want" 2>/dev/null
