@@ -7,6 +7,7 @@
  */
 #include "core/config.h"
 #include "core/gitconfig.h"
+#include "core/gitrun.h"
 #include "core/util.h"
 
 #include <string.h>
@@ -120,24 +121,20 @@ struct config *
 config_load_git(void)
 {
 	struct config *c = g_new0(struct config, 1);
-	const char *argv[] = {
-	    "git", "config", "-z", "--get-regexp", "^(lore-am|b4|lore|user)\\.",
-	    NULL};
-	g_autofree char *out = NULL;
-	gint status = 0;
+	const char *const argv[] = {"config", "-z", "--get-regexp",
+				    "^(lore-am|b4|lore|user)\\.", NULL};
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autoptr(GString) e = g_string_new(NULL);
 	char *p;
 
 	c->vals =
 	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	if (!g_spawn_sync(NULL, (char **)argv, NULL,
-			  G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL |
-			      G_SPAWN_CHILD_INHERITS_STDIN,
-			  NULL, NULL, &out, NULL, &status, NULL) ||
-	    !out)
+	/* 1 when nothing matches: whatever it printed is the answer */
+	if (gitrun(NULL, argv, NULL, 0, out, e, NULL) < 0)
 		return c;
 	/* records are "key\nvalue\0"; a key alone means boolean true. The
 	 * output ends at its last NUL, and values hold no NUL. */
-	for (p = out; *p; p += strlen(p) + 1) {
+	for (p = out->str; p < out->str + out->len; p += strlen(p) + 1) {
 		char *nl = strchr(p, '\n');
 
 		if (nl)

@@ -7,6 +7,7 @@
  * two races), its output read from a pipe with poll(2) until the pipe
  * closes and the child exits, or the deadline kills the whole group.
  */
+#include "core/gitenv.h"
 #include "core/gitrun.h"
 #include "core/util.h"
 
@@ -106,6 +107,31 @@ read_back(int fd, GString *to, gsize keep)
 			g_string_append_len(to, buf, n);
 }
 
+/* @argv in @cwd, in a group of its own: git by the path found once,
+ * anything else looked up in PATH; the environment gitenv.h says */
+static gboolean
+start(const char *cwd, const char *const *argv, int in, int out, int errfd,
+      GPid *pid, GError **e)
+{
+	const char *git = !strcmp(argv[0], "git") ? gitenv_git() : NULL;
+	g_autofree const char **av = NULL;
+	g_auto(GStrv) env = gitenv_child(cwd);
+	guint n = g_strv_length((char **)argv), i;
+
+	if (git) {
+		av = g_new0(const char *, n + 2);
+		av[0] = git;
+		for (i = 0; i < n; i++)
+			av[i + 1] = argv[i];
+	}
+	return g_spawn_async_with_pipes_and_fds(
+	    cwd ? cwd : ".", git ? av : argv, (const char *const *)env,
+	    (git ? G_SPAWN_FILE_AND_ARGV_ZERO : G_SPAWN_SEARCH_PATH) |
+		G_SPAWN_DO_NOT_REAP_CHILD,
+	    own_group, NULL, in, out, errfd, NULL, NULL, 0, pid, NULL, NULL,
+	    NULL, e);
+}
+
 int
 gitrun_bounded(const char *cwd, const char *const *argv, const char *input,
 	       gsize inlen, GString *out, struct gitrun_bound *b, GError **err)
@@ -130,11 +156,7 @@ gitrun_bounded(const char *cwd, const char *const *argv, const char *input,
 			close(efd);
 		return -1;
 	}
-	if (!g_spawn_async_with_pipes_and_fds(
-		cwd ? cwd : ".", argv, NULL,
-		G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, own_group,
-		NULL, in, pfd[1], efd >= 0 ? efd : pfd[1], NULL, NULL, 0, &pid,
-		NULL, NULL, NULL, &e)) {
+	if (!start(cwd, argv, in, pfd[1], efd >= 0 ? efd : pfd[1], &pid, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 			    "cannot run %s: %s", argv[0], e->message);
 		g_error_free(e);

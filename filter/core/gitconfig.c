@@ -8,6 +8,7 @@
  * unusual make gitconfig_read() give up, and config.c asks git.
  */
 #include "core/gitconfig.h"
+#include "core/gitenv.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -320,16 +321,12 @@ system_config(const char *git, char **path)
 gboolean
 gitconfig_read(GHashTable *vals)
 {
-	/* each of these changes which files git reads, or adds settings */
+	/* each of these adds settings or names another file; those that
+	 * change which repository git finds are gitenv.h's */
 	static const char *const asks_git[] = {
 	    "GIT_CONFIG_PARAMETERS",
 	    "GIT_CONFIG_COUNT",
 	    "GIT_CONFIG",
-	    "GIT_DIR",
-	    "GIT_COMMON_DIR",
-	    "GIT_WORK_TREE",
-	    "GIT_CEILING_DIRECTORIES",
-	    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
 	};
 	g_autofree char *git = g_find_program_in_path("git");
 	g_autofree char *sys = NULL, *repo = NULL;
@@ -341,6 +338,8 @@ gitconfig_read(GHashTable *vals)
 	for (i = 0; i < G_N_ELEMENTS(asks_git); i++)
 		if (g_getenv(asks_git[i]))
 			return FALSE;
+	if (gitenv_finds_elsewhere())
+		return FALSE;
 	if (!system_config(git, &sys) || !repo_config(&repo))
 		return FALSE;
 	if (sys && !read_file(sys, vals))

@@ -5,6 +5,7 @@
  * fill up and block either side, whatever git prints.
  */
 #include "core/gitrun.h"
+#include "core/gitenv.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -151,12 +152,17 @@ wait_child(GPid pid, const char *what, GError **err)
 	return -1;
 }
 
+/* "@git git [-C @dir] @argv...": the file to run, then git's argv from
+ * its name on (G_SPAWN_FILE_AND_ARGV_ZERO); "git ..." alone, to be
+ * looked up in PATH, when @git is NULL */
 static char **
-full_argv(const char *dir, const char *const *argv)
+full_argv(const char *git, const char *dir, const char *const *argv)
 {
 	GPtrArray *a = g_ptr_array_new();
 	guint i;
 
+	if (git)
+		g_ptr_array_add(a, g_strdup(git));
 	g_ptr_array_add(a, g_strdup("git"));
 	if (dir) {
 		g_ptr_array_add(a, g_strdup("-C"));
@@ -168,24 +174,29 @@ full_argv(const char *dir, const char *const *argv)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* git by the path found once (gitenv.h), with the environment for @dir */
 static int
 spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
       GError **err)
 {
-	g_auto(GStrv) av = full_argv(dir, argv);
+	const char *git = gitenv_git();
+	g_auto(GStrv) av = full_argv(git, dir, argv);
+	g_auto(GStrv) env = gitenv_child(dir);
 	GError *e = NULL;
 	GPid pid;
 
 	if (!g_spawn_async_with_pipes_and_fds(
-		NULL, (const char *const *)av, NULL,
-		G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, in,
-		out, errfd, NULL, NULL, 0, &pid, NULL, NULL, NULL, &e)) {
+		NULL, (const char *const *)av, (const char *const *)env,
+		(git ? G_SPAWN_FILE_AND_ARGV_ZERO : G_SPAWN_SEARCH_PATH) |
+		    G_SPAWN_DO_NOT_REAP_CHILD,
+		NULL, NULL, in, out, errfd, NULL, NULL, 0, &pid, NULL, NULL,
+		NULL, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-			    "cannot run %s: %s", av[0], e->message);
+			    "cannot run git: %s", e->message);
 		g_error_free(e);
 		return -1;
 	}
-	return wait_child(pid, av[0], err);
+	return wait_child(pid, "git", err);
 }
 
 int

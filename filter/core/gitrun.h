@@ -1,7 +1,10 @@
 /*
  * gitrun.h - run git (never through a shell: an argv array) and capture
  * what it says. The steps after the writer (git/) drive git with it:
- * worktree, am, merge, range-diff, cat-file --batch-check.
+ * worktree, am, merge, range-diff, cat-file --batch-check. git is started
+ * by the full path gitenv.h found once, with the environment gitenv.h
+ * gives for the folder it runs in (none of the user's GIT_DIR,
+ * GIT_INDEX_FILE... in a temporary worktree of lore-am's own).
  *
  * Ownership: the caller owns @out and @errout (GStrings it made); gitrun
  * borrows @argv and @input for the duration of the call.
@@ -42,14 +45,14 @@ struct gitrun_bound {
 };
 
 /*
- * Any program (@argv[0] looked up in PATH, run in @cwd, NULL: the current
- * folder; the per-patch check command) within @b: it runs in a process group of
- * its own, its stdout and stderr both read from one pipe into @out as it writes
- * them (nothing goes to a file; with @b->errout, stderr goes to a nameless
- * temporary file, read after). Returns its exit status, or -1 with @err set
- * when it could not be started, was killed by a signal, hit the time bound
- * (@b->timed_out) or lore-am was interrupted (a guarded signal, gitrun_guard():
- * the group is killed then too).
+ * Any program (@argv[0] looked up in PATH, git by gitenv.h's path, run in
+ * @cwd, NULL: the current folder; the per-patch check command) within @b: it
+ * runs in a process group of its own, its stdout and stderr both read from one
+ * pipe into @out as it writes them (nothing goes to a file; with @b->errout,
+ * stderr goes to a nameless temporary file, read after). Returns its exit
+ * status, or -1 with @err set when it could not be started, was killed by a
+ * signal, hit the time bound (@b->timed_out) or lore-am was interrupted (a
+ * guarded signal, gitrun_guard(): the group is killed then too).
  */
 int gitrun_bounded(const char *cwd, const char *const *argv, const char *input,
 		   gsize inlen, GString *out, struct gitrun_bound *b,

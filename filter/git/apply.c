@@ -330,7 +330,8 @@ refs_restore(struct saved_refs *sr, gboolean put_back)
 }
 
 static int
-bring_home(struct apply_job *j, const struct tmpwt *w, GError **err)
+bring_home(struct apply_job *j, const struct tmpwt *w,
+	   const struct applypre_seen *seen, GError **err)
 {
 	struct saved_refs sr;
 	int rc;
@@ -339,6 +340,9 @@ bring_home(struct apply_job *j, const struct tmpwt *w, GError **err)
 		return LORE_OK;
 	if (j->mode == APPLY_HEAD)
 		return write_fetch_head(j, err);
+	/* what another process did meanwhile is not built on */
+	if ((rc = applypre_same(seen, err)))
+		return rc;
 	if (j->mode == APPLY_MERGE) {
 		refs_save(&sr);
 		rc = write_fetch_head(j, err);
@@ -384,7 +388,8 @@ prepare_sparse(const char *wt, const GPtrArray *paths, gboolean *sparse_ok,
  * the caller tries again without it.
  */
 static int
-trial(struct apply_job *j, struct tmpwt *w, gboolean try_small, GError **err)
+trial(struct apply_job *j, struct tmpwt *w, gboolean try_small,
+      struct applypre_seen *seen, GError **err)
 {
 	g_autoptr(GPtrArray) paths = NULL;
 	g_autofree char *start = NULL, *full_tip = NULL;
@@ -397,7 +402,7 @@ trial(struct apply_job *j, struct tmpwt *w, gboolean try_small, GError **err)
 	/* once: what the series would meet in the user's tree (nothing of
 	 * it is touched for FETCH_HEAD alone) */
 	if (try_small && (j->mode == APPLY_BRANCH || j->mode == APPLY_MERGE) &&
-	    (rc = applypre_clean(paths, err)))
+	    (rc = applypre_clean(paths, seen, err)))
 		return rc;
 	if (try_small && paths) {
 		rc = smalltree_prepare(w->path, j->onto, paths, &start, err);
@@ -441,6 +446,9 @@ apply_run(struct apply_job *j, GError **err)
 	g_autofree char *spec = g_strdup_printf("%s^{commit}", base);
 	const char *const resolve[] = {"rev-parse", "--verify", "-q", spec,
 				       NULL};
+	const char *const head[] = {"rev-parse", "--verify", "-q",
+				    "HEAD^{commit}", NULL};
+	struct applypre_seen seen = {0};
 	struct tmpwt w = {0};
 	int rc;
 
@@ -454,11 +462,15 @@ apply_run(struct apply_job *j, GError **err)
 			  "base %s is not a commit here; nothing applied", b);
 		goto out;
 	}
-	rc = trial(j, &w, !j->full_tree, err);
+	/* the commit the precheck compares the index with */
+	seen.head = j->mode == APPLY_BRANCH  ? g_strdup(j->onto)
+		    : j->mode == APPLY_MERGE ? gitrun_line(NULL, head)
+					     : NULL;
+	rc = trial(j, &w, !j->full_tree, &seen, err);
 	if (rc == SMALLTREE_FULL) {
 		g_clear_pointer(&j->tip, g_free);
 		tmpwt_remove(&w);
-		rc = trial(j, &w, FALSE, err);
+		rc = trial(j, &w, FALSE, &seen, err);
 	}
 	if (!j->from && j->onto)
 		j->from = g_strdup(j->onto);
@@ -469,8 +481,9 @@ out:
 	if (!rc && gitrun_interrupted())
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
 	if (!rc)
-		rc = bring_home(j, &w, err);
+		rc = bring_home(j, &w, &seen, err);
 	tmpwt_remove(&w);
+	applypre_seen_clear(&seen);
 	gitrun_release();
 	gitrun_unguard();
 	return rc;

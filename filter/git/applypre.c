@@ -10,13 +10,29 @@
  */
 #include "git/applypre.h"
 #include "git/apply.h"
+#include "core/gitenv.h"
 #include "core/gitrun.h"
 #include "core/util.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
 /* past this many bytes of paths, the whole tree's status is asked */
 #define APPLYPRE_MAX_PATHSPEC (64 * 1024)
+
+/* the user's index file as apply_precheck() found it (git's own path,
+ * relative to the current folder or absolute), NULL before */
+static char *index_file;
+
+/* a script's GIT_DIR and GIT_WORK_TREE name a repository with a work
+ * tree, which git's commands use from any folder, that one outside too */
+static gboolean
+named_work_tree(void)
+{
+	const struct gitenv_repo *r;
+
+	return gitenv_says_where() && (r = gitenv_repo()) && r->top;
+}
 
 int
 apply_precheck(GError **err)
@@ -32,6 +48,7 @@ apply_precheck(GError **err)
 				     "--git-path", busy[3],
 				     "--git-path", busy[4],
 				     "--git-path", busy[5],
+				     "--git-path", "index",
 				     NULL};
 	const char *const head[] = {"rev-parse", "-q", "--verify",
 				    "HEAD^{commit}", NULL};
@@ -41,7 +58,7 @@ apply_precheck(GError **err)
 	guint i;
 
 	if (gitrun(NULL, paths, NULL, 0, out, e, NULL) != 0 ||
-	    !g_str_has_prefix(out->str, "true\n")) {
+	    !(g_str_has_prefix(out->str, "true\n") || named_work_tree())) {
 		rc = LORE_EUSAGE;
 		g_set_error(
 		    err, LORE_ERROR, LORE_EUSAGE,
@@ -58,6 +75,12 @@ apply_precheck(GError **err)
 				    busy[i]);
 			goto out;
 		}
+	}
+	/* the index's file, looked at again just before the tree moves */
+	if (i == G_N_ELEMENTS(busy) && lines[i] && lines[i + 1] &&
+	    *lines[i + 1]) {
+		g_free(index_file);
+		index_file = g_strdup(lines[i + 1]);
 	}
 	g_string_truncate(out, 0);
 	if (gitrun(NULL, head, NULL, 0, out, e, NULL) != 0) {
@@ -108,20 +131,80 @@ status_clean(const GPtrArray *paths)
 	return clean;
 }
 
-int
-applypre_clean(const GPtrArray *paths, GError **err)
+/* the index's tree is @head's: git diff-index --cached */
+static gboolean
+staged_none(const char *head)
 {
-	const char *const staged[] = {"diff-index", "--cached", "--quiet",
-				      "HEAD",	    "--",	NULL};
+	const char *const argv[] = {"diff-index", "--cached", "--quiet",
+				    head,	  "--",	      NULL};
 	GString *e = g_string_new(NULL);
-	gboolean clean = gitrun(NULL, staged, NULL, 0, NULL, e, NULL) == 0 &&
-			 status_clean(paths);
+	gboolean none = gitrun(NULL, argv, NULL, 0, NULL, e, NULL) == 0;
 
 	g_string_free(e, TRUE);
+	return none;
+}
+
+int
+applypre_clean(const GPtrArray *paths, struct applypre_seen *seen, GError **err)
+{
+	gboolean clean =
+	    seen->head && staged_none(seen->head) && status_clean(paths);
+
+	/* after the status, which may have written the index again */
+	g_free(seen->index);
+	seen->index = g_strdup(index_file);
+	seen->stated = seen->index && stat(seen->index, &seen->st) == 0;
 	if (clean)
 		return LORE_OK;
 	g_set_error(err, LORE_ERROR, LORE_EUSAGE,
 		    "--apply: the work tree has uncommitted changes; nothing "
 		    "applied");
 	return LORE_EUSAGE;
+}
+
+/* the same file: git writes a new one (a lock file renamed) each time */
+static gboolean
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+int
+applypre_same(const struct applypre_seen *seen, GError **err)
+{
+	const char *const argv[] = {"rev-parse", "-q", "--verify",
+				    "HEAD^{commit}", NULL};
+	g_autofree char *head = gitrun_line(NULL, argv);
+	struct stat now;
+
+	/* as when update-ref finds the branch moved: exit 1 */
+	if (!seen->head || !head || strcmp(head, seen->head)) {
+		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
+			    "--apply: HEAD moved while the series was tried; "
+			    "nothing applied");
+		return LORE_ENOTFOUND;
+	}
+	if (seen->stated && stat(seen->index, &now) == 0 &&
+	    same_file(&seen->st, &now))
+		return LORE_OK;
+	/* as the precheck refuses a staged change: exit 2 */
+	if (staged_none(seen->head))
+		return LORE_OK;
+	g_set_error(err, LORE_ERROR, LORE_EUSAGE,
+		    "--apply: a change was staged while the series was tried; "
+		    "nothing applied");
+	return LORE_EUSAGE;
+}
+
+void
+applypre_seen_clear(struct applypre_seen *seen)
+{
+	g_free(seen->head);
+	g_free(seen->index);
+	memset(seen, 0, sizeof(*seen));
 }

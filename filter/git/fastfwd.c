@@ -12,18 +12,10 @@
 #include "git/fastfwd.h"
 #include "core/gitrun.h"
 #include "core/util.h"
+#include "git/treecheck.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* the work tree's top folder (g_free), or NULL */
-static char *
-top_folder(void)
-{
-	const char *const argv[] = {"rev-parse", "--show-toplevel", NULL};
-
-	return gitrun_line(NULL, argv);
-}
 
 /*
  * The difference of @from's tree and @to's applied to the index and the
@@ -49,7 +41,7 @@ apply_diff(const char *from, const char *to, const char *scratch)
 				    NULL};
 	const char *const apply[] = {"apply", "--index", "--whitespace=nowarn",
 				     NULL};
-	g_autofree char *top = top_folder();
+	g_autofree char *top = treecheck_toplevel();
 	GString *patch = g_string_new(NULL), *e = g_string_new(NULL);
 	int st = -1;
 

@@ -7,6 +7,7 @@
  * `git worktree remove --force --force` (it is locked), its folder after.
  */
 #include "git/tmpwt.h"
+#include "core/gitenv.h"
 #include "core/gitrun.h"
 #include "core/util.h"
 
@@ -157,7 +158,27 @@ tmpwt_make_dir(const char *kind, GError **err)
 		g_free(dir);
 		return NULL;
 	}
+	/* git's variables of the user's repository are not for it */
+	gitenv_place_add(dir, NULL);
 	return dir;
+}
+
+/* The git folder the worktree @wt's ".git" file names (absolute; git
+ * may write it relative), or NULL */
+static char *
+worktree_gitdir(const char *wt)
+{
+	g_autofree char *file = g_build_filename(wt, ".git", NULL);
+	g_autofree char *text = NULL;
+	gsize n = 0;
+
+	if (!g_file_get_contents(file, &text, &n, NULL) || n > OWNER_MAX * 8 ||
+	    strlen(text) != n || !g_str_has_prefix(text, "gitdir: "))
+		return NULL;
+	g_strchomp(text);
+	if (!text[8])
+		return NULL;
+	return g_canonicalize_filename(text + 8, wt);
 }
 
 /* `git worktree remove --force --force PATH` run in @cwd (NULL: here) */
@@ -194,8 +215,14 @@ tmpwt_add(struct tmpwt *w, const char *commit, GError **err)
 		    "--detach", "--lock", "--reason", owner,
 		    w->path,	commit,	  NULL};
 
-		if (gitrun(NULL, add, NULL, 0, NULL, e, NULL) == 0)
+		if (gitrun(NULL, add, NULL, 0, NULL, e, NULL) == 0) {
+			g_autofree char *gitdir = worktree_gitdir(w->path);
+
+			/* each git there gets its git folder, work tree and
+			 * index named, none of the user's */
+			gitenv_place_add(w->path, gitdir);
 			goto out;
+		}
 	}
 	{
 		g_auto(GStrv) l = g_strsplit(e->str, "\n", 2);
@@ -226,6 +253,10 @@ tmpwt_remove(struct tmpwt *w)
 	}
 	if (w->dir)
 		remove_tree(w->dir);
+	if (w->path)
+		gitenv_place_remove(w->path);
+	if (w->dir)
+		gitenv_place_remove(w->dir);
 	gitrun_release();
 	g_clear_pointer(&w->dir, g_free);
 	g_clear_pointer(&w->path, g_free);
@@ -375,8 +406,11 @@ sweep_tmp(void)
 		wt = g_build_filename(dir, "worktree", NULL);
 		dotgit = g_build_filename(wt, ".git", NULL);
 		/* its record is in some repository: git finds which */
-		if (g_file_test(dotgit, G_FILE_TEST_IS_REGULAR))
+		if (g_file_test(dotgit, G_FILE_TEST_IS_REGULAR)) {
+			gitenv_place_add(wt, NULL);
 			git_remove(wt, wt);
+			gitenv_place_remove(wt);
+		}
 		remove_tree(dir);
 		note_removed("folder", dir);
 	}

@@ -7,6 +7,7 @@
  * per file.
  */
 #include "git/treecheck.h"
+#include "core/gitenv.h"
 #include "core/gitrun.h"
 #include "mail/mbox.h"
 #include "mail/message.h"
@@ -18,13 +19,15 @@
 char *
 treecheck_toplevel(void)
 {
-	const char *const argv[] = {"rev-parse", "--show-toplevel", NULL};
-	g_autofree char *dir = g_get_current_dir();
-	GString *out, *err;
-	char *top = NULL;
+	const struct gitenv_repo *r;
+	g_autofree char *dir = NULL;
 
+	/* git's variables say where: git found it honouring them */
+	if (gitenv_says_where())
+		return (r = gitenv_repo()) && r->top ? g_strdup(r->top) : NULL;
 	/* the usual case needs no git process, in a repository or not */
-	while (!g_getenv("GIT_DIR") && !g_getenv("GIT_WORK_TREE")) {
+	dir = g_get_current_dir();
+	for (;;) {
 		g_autofree char *dotgit = g_build_filename(dir, ".git", NULL);
 		char *up;
 
@@ -38,13 +41,6 @@ treecheck_toplevel(void)
 		g_free(dir);
 		dir = up;
 	}
-	out = g_string_new(NULL);
-	err = g_string_new(NULL);
-	if (gitrun(NULL, argv, NULL, 0, out, err, NULL) == 0 && out->len > 1)
-		top = gitrun_first_line(out->str);
-	g_string_free(out, TRUE);
-	g_string_free(err, TRUE);
-	return top;
 }
 
 static void
