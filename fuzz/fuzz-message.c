@@ -143,6 +143,27 @@ check_by_gmime(const uint8_t *data, size_t size, struct message *m)
 	msgbody_gmime_only = FALSE;
 }
 
+/* The files a patch-id is taken of give that patch-id, and are the same
+ * as themselves read again. */
+static void
+check_patchid_files(const char *body, const char *pid)
+{
+	struct patchid_files *f = patchid_files_new(body), *g;
+	char *fp;
+
+	fuzz_assert(!f == !pid);
+	if (!f)
+		return;
+	fp = patchid_files_stable(f);
+	fuzz_assert(!strcmp(fp, pid));
+	g = patchid_files_new(body);
+	fuzz_assert(patchid_files_equal(f, g) &&
+		    patchid_files_hash(f) == patchid_files_hash(g));
+	g_free(fp);
+	patchid_files_free(g);
+	patchid_files_free(f);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -194,6 +215,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	pid = patchid_stable(body);
 	fuzz_assert(!pid || strlen(pid) == 40);
+	check_patchid_files(body, pid);
 	g_free(pid);
 	message_free(m);
 out:
