@@ -22,6 +22,9 @@ static const char *const reply_bad_names[] = {
     "from",	 "author",	"cc",	       "to",	    "date", "subject",
     "subscribe", "unsubscribe", "base-commit", "change-id", NULL,
 };
+/* Header fields a reply quotes once it has said something else. */
+static const char *const quoted_header_names[] = {"subject", "date", "from",
+						  NULL};
 static const char *const ignored_names[] = {
     "phone",
     "email",
@@ -37,10 +40,13 @@ has_url(const char *v)
 
 /*
  * Match "^\s*(\w\S+):\s+(\S.*)": a token of two or more characters starting
- * with a word character and ending in ':', white space, then a value.
+ * with a word character and ending in ':', white space, then a value. The
+ * token is *@name's *@nlen bytes (not NUL-ended), the value *@value to the
+ * end of @line.
  */
 static gboolean
-parse_trailer_line(const char *line, char **name, char **value)
+parse_trailer_line(const char *line, const char **name, size_t *nlen,
+		   const char **value)
 {
 	const char *p = line, *tok, *colon, *v;
 
@@ -59,30 +65,35 @@ parse_trailer_line(const char *line, char **name, char **value)
 		v++;
 	if (!*v)
 		return FALSE;
-	*name = g_strndup(tok, colon - tok);
-	*value = g_strdup(v);
+	*name = tok;
+	*nlen = colon - tok;
+	*value = v;
 	return TRUE;
 }
 
-/* "(.*\S+)(\s+#[^#]+)$": split a trailing "  # comment" off @value. */
-static char *
-split_extinfo(char *value)
+/* Is the @n-byte token @tok one of the NULL-ended lower-case @set, in
+ * any case? */
+static gboolean
+in_set_ci(const char *const *set, const char *tok, size_t n)
 {
-	char *hash = strrchr(value, '#');
-	char *k;
+	for (; *set; set++)
+		if (strlen(*set) == n && !g_ascii_strncasecmp(*set, tok, n))
+			return TRUE;
+	return FALSE;
+}
+
+/* "(.*\S+)(\s+#[^#]+)$": where a trailing "  # comment" of @value starts,
+ * or NULL when it has none. */
+static const char *
+split_extinfo(const char *value)
+{
+	const char *hash = strrchr(value, '#'), *k;
 
 	if (!hash || !hash[1] || hash == value || !g_ascii_isspace(hash[-1]))
 		return NULL;
 	for (k = hash; k > value && g_ascii_isspace(k[-1]); k--)
 		;
-	if (k == value)
-		return NULL;
-	{
-		char *x = g_strdup(k);
-
-		*k = '\0';
-		return x;
-	}
+	return k == value ? NULL : k;
 }
 
 static gboolean
@@ -295,6 +306,30 @@ any_candidate(const char *text)
 	return FALSE;
 }
 
+/*
+ * Is the trailer line "@name: @value" what a reviewer does not send: a
+ * field of their own (phone, email), a mail header quoted after other
+ * text, a token that is not ASCII, a value that is neither an address nor
+ * that of a known utility trailer, or a URL outside a link trailer?
+ */
+static gboolean
+skip_in_reply(const char *name, size_t nlen, const char *value, guint nothers)
+{
+	size_t i;
+
+	if (in_set_ci(ignored_names, name, nlen))
+		return TRUE;
+	if (nothers && in_set_ci(quoted_header_names, name, nlen))
+		return TRUE;
+	for (i = 0; i < nlen; i++)
+		if ((guchar)name[i] >= 0x80)
+			return TRUE;
+	if (!trailer_looks_like_person(value) &&
+	    !in_set_ci(nonperson_names, name, nlen))
+		return TRUE;
+	return has_url(value) && !in_set_ci(link_names, name, nlen);
+}
+
 void
 trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	     GPtrArray *others)
@@ -309,8 +344,8 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	joined_lines(text ? text : "", &ls, !followup);
 	for (i = 0; i < ls.lines->len; i++) {
 		char *line = ls.lines->pdata[i];
-		char *name = NULL, *value = NULL, *lname, *x;
-		size_t l;
+		const char *name, *value, *x;
+		size_t l, nlen;
 
 		/* strip('\r') */
 		while (*line == '\r')
@@ -318,51 +353,30 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 		l = strlen(line);
 		while (l && line[l - 1] == '\r')
 			line[--l] = '\0';
-		if (parse_trailer_line(line, &name, &value)) {
-			gboolean skip = FALSE;
+		if (parse_trailer_line(line, &name, &nlen, &value)) {
+			g_autofree char *raw = NULL;
 
-			lname = g_ascii_strdown(name, -1);
-			if (followup) {
-				if (trailer_in_set(ignored_names, lname))
-					skip = TRUE;
-				else if (nothers &&
-					 (!strcmp(lname, "subject") ||
-					  !strcmp(lname, "date") ||
-					  !strcmp(lname, "from")))
-					skip = TRUE;
-				else if (!g_str_is_ascii(lname))
-					skip = TRUE;
-				else if (!trailer_looks_like_person(value) &&
-					 !trailer_in_set(nonperson_names,
-							 lname))
-					skip = TRUE;
-				else if (has_url(value) &&
-					 !trailer_in_set(link_names, lname))
-					skip = TRUE;
-			}
-			g_free(lname);
-			if (skip) {
-				g_free(name);
-				g_free(value);
+			if (followup &&
+			    skip_in_reply(name, nlen, value, nothers))
 				continue;
-			}
 			x = split_extinfo(value);
-			g_ptr_array_add(trailers, trailer_new(name, value, x));
 			if (!followup)
-				((struct trailer *)
-				     trailers->pdata[trailers->len - 1])
-				    ->raw = raw_text(ls.orig->pdata[i]);
-			g_free(x);
-			g_free(name);
-			g_free(value);
+				raw = raw_text(ls.orig->pdata[i]);
+			g_ptr_array_add(trailers,
+					trailer_make(name, nlen, value,
+						     x ? (size_t)(x - value)
+						       : strlen(value),
+						     x, raw));
 			was_trailer = TRUE;
 			continue;
 		}
 		if (l > 2 && was_trailer && is_bracket_line(line)) {
 			struct trailer *t = trailers->pdata[trailers->len - 1];
 
-			g_free(t->extinfo);
-			t->extinfo = g_strdup(line);
+			/* a trailer is one allocation: made again with it */
+			trailers->pdata[trailers->len - 1] =
+			    trailer_copy_with(t, line);
+			trailer_free(t);
 			was_trailer = FALSE;
 			continue;
 		}
@@ -381,21 +395,19 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 GPtrArray *
 trailer_from_reply(const struct message *src, const char *body)
 {
-	GPtrArray *all = trailer_array_new();
 	GPtrArray *out = trailer_array_new();
 	guint i;
 
-	trailer_find(body, TRUE, all, NULL);
-	for (i = 0; i < all->len; i++) {
-		struct trailer *t = all->pdata[i];
+	trailer_find(body, TRUE, out, NULL);
+	/* metadata is dropped where it stands, the rest keeps its order */
+	for (i = out->len; i > 0; i--) {
+		struct trailer *t = out->pdata[i - 1];
 
 		if (trailer_in_set(reply_bad_names, t->lname))
-			continue;
-		all->pdata[i] = NULL;
-		t->src = src;
-		g_ptr_array_add(out, t);
+			g_ptr_array_remove_index(out, i - 1);
+		else
+			t->src = src;
 	}
-	g_ptr_array_free(all, TRUE);
 	return out;
 }
 
