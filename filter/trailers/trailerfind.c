@@ -22,6 +22,10 @@ static const char *const reply_bad_names[] = {
     "from",	 "author",	"cc",	       "to",	    "date", "subject",
     "subscribe", "unsubscribe", "base-commit", "change-id", NULL,
 };
+/* The tokens of the trailers a reply sends that need no address:
+ * nonperson_names less reply_bad_names */
+static const char *const sent_names[] = {"link",  "buglink",	  "closes",
+					 "fixes", "obsoleted-by", NULL};
 /* Header fields a reply quotes once it has said something else. */
 static const char *const quoted_header_names[] = {"subject", "date", "from",
 						  NULL};
@@ -276,15 +280,21 @@ raw_text(const char *orig)
  * Could a line of @text be a trailer, as parse_trailer_line() reads one
  * ("Token: value")? Read in place, without the copies and arrays
  * trailer_find() makes; two replies in three have no such line at all.
+ * With @sent, there must also be a line that could give a trailer
+ * trailer_from_reply() keeps: its token one of sent_names, or an '@' in
+ * the rest of it or in the line after (a person's address, wrapped or
+ * not; a token with its address wrapped has no value of its own). A
+ * "Nit: ..." reply then costs no more than reading it.
  */
 static gboolean
-any_candidate(const char *text)
+any_candidate(const char *text, gboolean sent)
 {
 	size_t len = strlen(text), pos = 0, ll;
 	const char *l;
+	gboolean cand = FALSE, keep = !sent;
 
 	while (lore_next_line(text, len, &pos, &l, &ll)) {
-		const char *p = l, *end = l + ll, *colon;
+		const char *p = l, *end = l + ll, *colon, *v, *next;
 
 		while (end > p && end[-1] == '\r')
 			end--;
@@ -296,11 +306,21 @@ any_candidate(const char *text)
 		colon = p;
 		while (colon < end && !g_ascii_isspace(*colon))
 			colon++;
-		if (colon == end || colon[-1] != ':' || colon - 1 - p < 2)
+		if (colon[-1] != ':' || colon - 1 - p < 2)
 			continue;
-		while (colon < end && g_ascii_isspace(*colon))
-			colon++;
-		if (colon < end)
+		for (v = colon; v < end && g_ascii_isspace(*v); v++)
+			;
+		cand |= v < end;
+		if (!keep) {
+			/* the line after this one */
+			next = memchr(text + pos, '\n', len - pos);
+			if (!next)
+				next = text + len;
+			keep = in_set_ci(sent_names, p, colon - 1 - p) ||
+			       memchr(colon, '@', end - colon) ||
+			       memchr(text + pos, '@', next - (text + pos));
+		}
+		if (cand && keep)
 			return TRUE;
 	}
 	return FALSE;
@@ -330,17 +350,15 @@ skip_in_reply(const char *name, size_t nlen, const char *value, guint nothers)
 	return has_url(value) && !in_set_ci(link_names, name, nlen);
 }
 
-void
-trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
-	     GPtrArray *others)
+/* trailer_find() once its text is worth reading */
+static void
+find_in(const char *text, gboolean followup, GPtrArray *trailers,
+	GPtrArray *others)
 {
 	struct lines ls;
 	gboolean was_trailer = FALSE;
 	guint i, nothers = 0;
 
-	/* nothing to find, and no other lines asked for */
-	if (followup && !others && !any_candidate(text ? text : ""))
-		return;
 	joined_lines(text ? text : "", &ls, !followup);
 	for (i = 0; i < ls.lines->len; i++) {
 		char *line = ls.lines->pdata[i];
@@ -392,13 +410,25 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	g_free(ls.buf);
 }
 
+void
+trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
+	     GPtrArray *others)
+{
+	/* nothing to find, and no other lines asked for */
+	if (followup && !others && !any_candidate(text ? text : "", FALSE))
+		return;
+	find_in(text, followup, trailers, others);
+}
+
 GPtrArray *
 trailer_from_reply(const struct message *src, const char *body)
 {
 	GPtrArray *out = trailer_array_new();
 	guint i;
 
-	trailer_find(body, TRUE, out, NULL);
+	if (!any_candidate(body ? body : "", TRUE))
+		return out;
+	find_in(body, TRUE, out, NULL);
 	/* metadata is dropped where it stands, the rest keeps its order */
 	for (i = out->len; i > 0; i--) {
 		struct trailer *t = out->pdata[i - 1];
