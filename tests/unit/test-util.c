@@ -80,8 +80,8 @@ static const struct {
     {"\x80ight by", 8, FALSE},
     {"eight b\xff", 8, FALSE},
     {"sixteen bytes o\xc3", 16, FALSE},
-    {"sixteen \xc3\xa9ytes", 16, FALSE},
-    {"with a\0NUL", 11, FALSE},
+    {"sixteen \xc3\xa9 bytes", 16, FALSE},
+    {"with a\0NUL", 10, FALSE},
     {"eight by\0", 9, FALSE},
     {"nine byte\x7f", 10, TRUE},
 };
