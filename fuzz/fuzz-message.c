@@ -143,6 +143,47 @@ check_by_gmime(const uint8_t *data, size_t size, struct message *m)
 	msgbody_gmime_only = FALSE;
 }
 
+/* A sender read by hand (message_addr_simple(), an encoded-word name)
+ * is what GMime's address parser reads. */
+static void
+check_addr(const char *value)
+{
+	char *n, *e, *gn, *ge;
+
+	if (!value)
+		return;
+	message_parse_addr(value, &n, &e);
+	message_addr_gmime_only = TRUE;
+	message_parse_addr(value, &gn, &ge);
+	message_addr_gmime_only = FALSE;
+	fuzz_assert(!strcmp(n, gn) && !strcmp(e, ge));
+	g_free(n);
+	g_free(e);
+	g_free(gn);
+	g_free(ge);
+}
+
+/* The files a patch-id is taken of give that patch-id, and are the same
+ * as themselves read again. */
+static void
+check_patchid_files(const char *body, const char *pid)
+{
+	struct patchid_files *f = patchid_files_new(body), *g;
+	char *fp;
+
+	fuzz_assert(!f == !pid);
+	if (!f)
+		return;
+	fp = patchid_files_stable(f);
+	fuzz_assert(!strcmp(fp, pid));
+	g = patchid_files_new(body);
+	fuzz_assert(patchid_files_equal(f, g) &&
+		    patchid_files_hash(f) == patchid_files_hash(g));
+	g_free(fp);
+	patchid_files_free(g);
+	patchid_files_free(f);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -166,6 +207,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_one_line(m->subject);
 	check_one_line(m->from_name);
 	check_one_line(m->from_email);
+	check_addr(m->from_hdr);
 	fuzz_assert(g_utf8_validate(m->subject, -1, NULL));
 	fuzz_assert(m->body_off <= m->len);
 
@@ -194,6 +236,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	pid = patchid_stable(body);
 	fuzz_assert(!pid || strlen(pid) == 40);
+	check_patchid_files(body, pid);
 	g_free(pid);
 	message_free(m);
 out:

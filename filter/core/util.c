@@ -138,6 +138,12 @@ ascii_prefix(const char *s, size_t len)
 }
 
 gboolean
+lore_ascii(const char *s, size_t len)
+{
+	return ascii_prefix(s, len) == len;
+}
+
+gboolean
 lore_utf8_valid(const char *s, size_t len)
 {
 	size_t a = ascii_prefix(s, len);
@@ -288,6 +294,11 @@ lore_find_control(const char *text, guint *line)
 	gboolean in_diff = FALSE;
 	guint n = 0;
 
+	/* every control found is a character beyond ASCII */
+	if (lore_ascii(text, len)) {
+		*line = 0;
+		return 0;
+	}
 	while (lore_next_line(text, len, &pos, &l, &ll)) {
 		const char *p, *end = l + ll;
 		gunichar cf = 0, bidi = 0;

@@ -131,6 +131,10 @@ gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
 /* Number of Unicode characters in the UTF-8 string @s (bytes if invalid). */
 size_t lore_utf8_width(const char *s);
 
+/* Are the @len bytes at @s ASCII without a NUL (g_str_is_ascii() of a
+ * string, eight bytes a step)? */
+gboolean lore_ascii(const char *s, size_t len);
+
 /* Are the @len bytes at @s valid UTF-8 without a NUL (g_utf8_validate(),
  * with a fast path for the ASCII most mail is)? */
 gboolean lore_utf8_valid(const char *s, size_t len);

@@ -110,15 +110,71 @@ link_mode(const char *l, size_t n)
 	       !memcmp(l + n - 7, " 120000", 7);
 }
 
+/*
+ * Is @msg's text its bytes as they lie, so that a mode "120000" it does
+ * not hold cannot appear in it either? Every Content- field of its header
+ * must be one the writer writes (UTF-8 text/plain, 7bit or 8bit), where
+ * decoding changes no digit and no part of the body is a header; a
+ * transfer encoding, format=flowed (which joins lines), another charset,
+ * a folded field, a CRLF: the whole message is read. The header ends at
+ * the first empty line, as message_parse() ends it (a line of a CR alone,
+ * which ends it too, only makes this read on).
+ */
+static gboolean
+as_it_lies(const char *msg, size_t len)
+{
+	static const char *const ours[] = {
+	    "Content-Type: text/plain; charset=\"utf-8\"",
+	    "Content-Transfer-Encoding: 7bit",
+	    "Content-Transfer-Encoding: 8bit",
+	};
+	size_t pos = 0, n;
+	const char *l;
+	guint i;
+
+	while (lore_next_line(msg, len, &pos, &l, &n) && n) {
+		gboolean ok = FALSE;
+
+		if ((*l != 'c' && *l != 'C') ||
+		    !lore_has_prefix_ci(l, n, "content-"))
+			continue;
+		for (i = 0; i < G_N_ELEMENTS(ours) && !ok; i++)
+			ok = n == strlen(ours[i]) && !memcmp(l, ours[i], n);
+		if (!ok || (pos < len && (msg[pos] == ' ' || msg[pos] == '\t')))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* Does a line of @msg end in "120000", as link_mode() reads one (a CR
+ * before its end taken for the end)? Not a Message-ID's time of day. */
+static gboolean
+has_mode_line(const char *msg, size_t len)
+{
+	const char *p = msg, *end = msg + len, *hit;
+
+	while ((hit = memmem(p, end - p, "120000", 6))) {
+		p = hit + 6;
+		if (p == end || *p == '\n' || *p == '\r')
+			return TRUE;
+	}
+	return FALSE;
+}
+
 static void
 one_message(const char *msg, size_t len, void *data)
 {
 	GPtrArray *hits = data;
-	struct message *m = message_parse(msg, len, NULL);
+	struct message *m = NULL;
 	struct section s = {FALSE, FALSE, NULL, g_string_new(NULL)};
 	const char *body, *l;
 	size_t pos = 0, blen, n;
 
+	/* a link is a mode 120000: most series add none, and their
+	 * messages need not be parsed to say so */
+	if (!has_mode_line(msg, len) && as_it_lies(msg, len))
+		goto out;
+	m = message_parse(msg, len, NULL);
 	if (!m)
 		goto out;
 	body = message_body(m);

@@ -1,7 +1,8 @@
 /*
  * address.c - message_parse_addr() (message.h): an address header's first
- * mailbox. The common plain forms are read here, anything odder (quotes,
- * comments, encoded words, groups) by GMime's address parser.
+ * mailbox. The common plain forms are read here (a name that is one
+ * encoded word too), anything odder (quotes, comments, other encoded
+ * words, groups) by GMime's address parser.
  */
 #include "mail/message.h"
 #include "core/util.h"
@@ -105,6 +106,116 @@ message_addr_simple(const char *v, struct message_addr_span *out)
 	return TRUE;
 }
 
+gboolean message_addr_gmime_only;
+
+/* The decoded text of a Q-encoded word, strictly written: letters,
+ * digits, '_' for a space and "=XX" in upper-case hex; FALSE for any
+ * other byte. */
+static gboolean
+decode_q_strict(const char *p, size_t n, GString *out)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *hi, *lo;
+
+		if (g_ascii_isalnum(p[i])) {
+			g_string_append_c(out, p[i]);
+		} else if (p[i] == '_') {
+			g_string_append_c(out, ' ');
+		} else if (p[i] == '=' && i + 2 < n && p[i + 1] && p[i + 2] &&
+			   (hi = strchr(hex, p[i + 1])) &&
+			   (lo = strchr(hex, p[i + 2]))) {
+			g_string_append_c(out,
+					  (char)((hi - hex) << 4 | (lo - hex)));
+			i += 2;
+		} else {
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* The decoded text of a B-encoded word in whole groups of four, padding
+ * only at its end; FALSE for anything else. */
+static gboolean
+decode_b_strict(const char *p, size_t n, GString *out)
+{
+	size_t i, pad = 0;
+	g_autofree guchar *d = NULL;
+	gsize dn;
+
+	if (!n || n % 4)
+		return FALSE;
+	for (i = 0; i < n; i++) {
+		if (p[i] == '=' && i + 2 >= n)
+			pad++;
+		else if (pad ||
+			 !(g_ascii_isalnum(p[i]) || p[i] == '+' || p[i] == '/'))
+			return FALSE;
+	}
+	{
+		g_autofree char *c = g_strndup(p, n);
+
+		d = g_base64_decode(c, &dn);
+	}
+	g_string_append_len(out, (const char *)d, dn);
+	return TRUE;
+}
+
+/*
+ * "=?UTF-8?q?Jos=C3=A9_=C3=81lvarez?= <local@domain>" (or ?b?): the name
+ * one encoded word in UTF-8 that decodes to letters, digits, spaces and
+ * dashes, the address plain, as mailers write a name that is not ASCII.
+ * Such a name reads the same to any parser, and decoding it here spares
+ * GMime's address parser, which costs as much as the rest of the header.
+ * FALSE, with nothing set, for anything else.
+ */
+static gboolean
+encoded_name(const char *v, char **name, char **email)
+{
+	size_t n = strlen(v), wn;
+	const char *lt, *txt, *p;
+	GString *dec;
+	gboolean ok, text = FALSE;
+
+	while (n && v[n - 1] == ' ')
+		n--;
+	while (n && *v == ' ')
+		v++, n--;
+	if (!n || v[n - 1] != '>' || !(lt = memchr(v, '<', n)) ||
+	    !plain_addr(lt + 1, v + n - 1 - (lt + 1)))
+		return FALSE;
+	/* the word: up to the one space before the '<' */
+	wn = lt - v - 1;
+	if (lt - v < 16 || lt[-1] != ' ' ||
+	    g_ascii_strncasecmp(v, "=?utf-8?", 8) || v[9] != '?' ||
+	    !strchr("qQbB", v[8]) || memcmp(v + wn - 2, "?=", 2))
+		return FALSE;
+	txt = v + 10;
+	if (memchr(txt, '?', v + wn - 2 - txt) ||
+	    memchr(txt, ' ', v + wn - 2 - txt))
+		return FALSE;
+	dec = g_string_new(NULL);
+	if (v[8] == 'q' || v[8] == 'Q')
+		ok = decode_q_strict(txt, v + wn - 2 - txt, dec);
+	else
+		ok = decode_b_strict(txt, v + wn - 2 - txt, dec);
+	ok = ok && g_utf8_validate(dec->str, dec->len, NULL);
+	for (p = dec->str; ok && p < dec->str + dec->len; p++) {
+		ok = (guchar)*p >= 0x80 || g_ascii_isalnum(*p) || *p == ' ' ||
+		     *p == '-';
+		text |= *p != ' ';
+	}
+	if (ok && text) {
+		*name = lore_one_line(dec->str, dec->len);
+		*email = g_strndup(lt + 1, v + n - 1 - (lt + 1));
+	}
+	g_string_free(dec, TRUE);
+	return ok && text;
+}
+
 void
 message_parse_addr(const char *value, char **name, char **email)
 {
@@ -116,11 +227,13 @@ message_parse_addr(const char *value, char **name, char **email)
 	if (!value)
 		goto out;
 	/* atoms and a plain address: one clean line as they are */
-	if (message_addr_simple(value, &sp)) {
+	if (!message_addr_gmime_only && message_addr_simple(value, &sp)) {
 		*name = g_strndup(sp.name, sp.name_len);
 		*email = g_strndup(sp.email, sp.email_len);
 		return;
 	}
+	if (!message_addr_gmime_only && encoded_name(value, name, email))
+		return;
 	list = internet_address_list_parse(NULL, value);
 	if (list) {
 		int i, n = internet_address_list_length(list);

@@ -130,6 +130,10 @@ void message_read_date(struct message *m);
  * each one clean line (lore_one_line), "" when absent. (address.c) */
 void message_parse_addr(const char *value, char **name, char **email);
 
+/* For tests: every value through GMime's address parser, none read by
+ * hand, to hold the two to the same result. */
+extern gboolean message_addr_gmime_only;
+
 /* Where message_parse_addr() finds the name and the address of a plain
  * "Name <local@domain>" or "local@domain" (atoms, a dot-atom address:
  * one clean line as written), without copying them; FALSE for any other

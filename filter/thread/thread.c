@@ -282,16 +282,20 @@ uf_union(struct uf *u, guint a, guint b)
 		((guint *)u->parent->data)[a] = b;
 }
 
-/* The ids @m names as its ancestors (In-Reply-To and References). */
+/* The ids @m names as its ancestors (In-Reply-To and References), the
+ * In-Reply-To once: References end with it in most replies, and each id
+ * costs a look-up. */
 static void
 each_ref(const struct message *m, void (*fn)(const char *, void *), void *d)
 {
+	const char *irt = m->in_reply_to;
 	guint i;
 
-	if (m->in_reply_to)
-		fn(m->in_reply_to, d);
+	if (irt)
+		fn(irt, d);
 	for (i = 0; i < m->refs->len; i++)
-		fn(m->refs->pdata[i], d);
+		if (!irt || strcmp(m->refs->pdata[i], irt))
+			fn(m->refs->pdata[i], d);
 }
 
 static void

@@ -177,6 +177,8 @@ followup_collect(struct series_set *s, gboolean sloppy)
 				      (GDestroyNotify)g_ptr_array_unref);
 	f->mismatches = g_ptr_array_new();
 	f->patchids = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	f->files = g_hash_table_new_full(NULL, NULL, NULL,
+					 (GDestroyNotify)patchid_files_free);
 	f->hygiene = hygiene_new();
 	for (i = 0; i < s->all->len; i++) {
 		struct followup_sent e = {s->all->pdata[i], NULL};
@@ -209,89 +211,12 @@ followup_free(struct followups *f)
 		    TRUE);
 	g_array_free(f->sent, TRUE);
 	g_hash_table_destroy(f->patchids);
+	g_hash_table_destroy(f->files);
 	hygiene_free(f->hygiene);
 	if (f->carried)
 		g_hash_table_destroy(f->carried);
 	bots_clear(f);
 	g_free(f);
-}
-
-const char *
-followup_patch_id(struct followups *f, struct spatch *p)
-{
-	gpointer v;
-
-	if (!g_hash_table_lookup_extended(f->patchids, p, NULL, &v)) {
-		v = patchid_stable(message_body(p->msg));
-		g_hash_table_insert(f->patchids, p, v);
-	}
-	return v;
-}
-
-/* For each patch of @ser, the trailers given to an identical patch (same
- * patch-id) of another revision. */
-static GHashTable *
-carried(struct followups *f, struct series *ser)
-{
-	GHashTable *by_id, *out;
-	guint i;
-
-	if (f->carried_for == ser)
-		return f->carried;
-	if (f->carried)
-		g_hash_table_destroy(f->carried);
-	out = g_hash_table_new_full(NULL, NULL, NULL,
-				    (GDestroyNotify)g_ptr_array_unref);
-	by_id = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
-				      (GDestroyNotify)g_ptr_array_unref);
-	for (i = 0; i < f->set->all->len; i++) {
-		struct spatch *p = f->set->all->pdata[i];
-		GPtrArray *sent = g_hash_table_lookup(f->to, p);
-		const char *pid;
-
-		if (p->reply || !p->has_diff || p->revision == ser->revision ||
-		    !sent || !sent->len || !(pid = followup_patch_id(f, p)))
-			continue;
-		if (!g_hash_table_contains(by_id, pid))
-			g_hash_table_insert(by_id, (gpointer)pid,
-					    g_ptr_array_new());
-		g_ptr_array_extend(g_hash_table_lookup(by_id, pid), sent, NULL,
-				   NULL);
-	}
-	for (i = 1; g_hash_table_size(by_id) && i < ser->slots->len; i++) {
-		struct spatch *p =
-		    g_array_index(ser->slots, struct series_entry, i).p;
-		const char *pid;
-		GPtrArray *c;
-
-		if (!p || !(pid = followup_patch_id(f, p)) ||
-		    !(c = g_hash_table_lookup(by_id, pid)))
-			continue;
-		g_hash_table_insert(out, p, g_ptr_array_ref(c));
-	}
-	g_hash_table_destroy(by_id);
-	f->carried_for = ser;
-	f->carried = out;
-	return out;
-}
-
-GPtrArray *
-followup_for(struct followups *f, struct series *ser,
-	     const struct series_entry *e)
-{
-	GPtrArray *out = g_ptr_array_new();
-	struct spatch *cover = series_cover(ser);
-	GPtrArray *l;
-
-	if (!e->p)
-		return out;
-	if ((l = g_hash_table_lookup(f->to, e->p)))
-		g_ptr_array_extend(out, l, NULL, NULL);
-	if ((l = g_hash_table_lookup(carried(f, ser), e->p)))
-		g_ptr_array_extend(out, l, NULL, NULL);
-	if (cover && cover != e->p && (l = g_hash_table_lookup(f->to, cover)))
-		g_ptr_array_extend(out, l, NULL, NULL);
-	return out;
 }
 
 static struct trailer *

@@ -48,6 +48,8 @@ struct followups {
 				       trailers sent to it (borrowed) */
 	GPtrArray *mismatches;	    /* struct trailer * refused (borrowed) */
 	GHashTable *patchids;	    /* struct spatch * -> char * (or NULL) */
+	GHashTable *files;	    /* struct spatch * -> struct patchid_files
+				     * (or NULL), for carrying (carry.c) */
 	struct series *carried_for; /* the series @carried was made for */
 	GHashTable *carried;	    /* struct spatch * of @carried_for ->
 				       GPtrArray * from other revisions */
@@ -64,7 +66,7 @@ void followup_free(struct followups *f);
 
 /*
  * The patch-id of @p (git patch-id --stable, 40 hex digits), computed once
- * and kept in @f (which owns it), or NULL when @p holds no diff.
+ * and kept in @f (which owns it), or NULL when @p holds no diff. (carry.c)
  */
 const char *followup_patch_id(struct followups *f, struct spatch *p);
 
@@ -72,6 +74,7 @@ const char *followup_patch_id(struct followups *f, struct spatch *p);
  * The trailers to add to patch @e of @ser: follow-ups sent to it, those
  * carried over from an identical patch of another revision, then those
  * sent to the cover letter. Possibly repeated (followup_merge() dedups).
+ * (carry.c)
  */
 GPtrArray *followup_for(struct followups *f, struct series *ser,
 			const struct series_entry *e);

@@ -1,8 +1,9 @@
 /*
  * trailer.c - one trailer: made from a name and value (persons normalised
- * to "Name <addr>", a quoted name keeping its quotes), compared, written
- * back (a commit message's own as it was written), and its address
- * matched against a sender. trailerfind.c finds trailer lines in text.
+ * to "Name <addr>", a quoted name keeping its quotes) as one allocation
+ * with its strings, compared, written back (a commit message's own as it
+ * was written), and its address matched against a sender. trailerfind.c
+ * finds trailer lines in text.
  */
 #include "trailers/trailer-int.h"
 #include "mail/message.h"
@@ -42,55 +43,76 @@ trailer_looks_like_person(const char *v)
 	return FALSE;
 }
 
-/* Split "Name <addr>", "\"Name\" <addr>", "addr (Name)" or "addr". */
-static void
-split_person(const char *v, char **name, char **email)
+/* Copy the @n bytes at @p to *@o, NUL-ended; returns the copy and moves
+ * *@o past it. */
+static char *
+put(char **o, const char *p, size_t n)
 {
-	const char *lt = strchr(v, '<');
+	char *s = *o;
+
+	memcpy(s, p, n);
+	s[n] = '\0';
+	*o += n + 1;
+	return s;
+}
+
+/* [*p, *p + *n) without ASCII white space at its ends (g_strstrip's) */
+static void
+strip_span(const char **p, size_t *n)
+{
+	while (*n && g_ascii_isspace(**p))
+		(*p)++, (*n)--;
+	while (*n && g_ascii_isspace((*p)[*n - 1]))
+		(*n)--;
+}
+
+/*
+ * Split "Name <addr>", "\"Name\" <addr>", "addr (Name)" or "addr" into
+ * t->addr_name and t->addr_email, written at *@o.
+ */
+static void
+split_person(const char *v, struct trailer *t, char **o)
+{
+	const char *lt = strchr(v, '<'), *nm = v, *e;
+	size_t nn, en, i, k = 0;
 
 	if (lt) {
-		const char *e = lt + 1;
-		size_t n = strcspn(e, "<>");
-		char *nm = g_strstrip(g_strndup(v, lt - v));
-		size_t l = strlen(nm);
+		e = lt + 1;
+		en = strcspn(e, "<>");
+		nn = lt - v;
+		strip_span(&nm, &nn);
+		strip_span(&e, &en);
+		if (nn >= 2 && nm[0] == '"' && nm[nn - 1] == '"') {
+			char *u = *o;
 
-		if (l >= 2 && nm[0] == '"' && nm[l - 1] == '"') {
-			GString *u = g_string_new(NULL);
-			size_t i;
-
-			for (i = 1; i + 1 < l; i++) {
-				if (nm[i] == '\\' && i + 2 < l)
+			for (i = 1; i + 1 < nn; i++) {
+				if (nm[i] == '\\' && i + 2 < nn)
 					i++;
-				g_string_append_c(u, nm[i]);
+				u[k++] = nm[i];
 			}
-			g_free(nm);
-			nm = g_string_free(u, FALSE);
+			u[k] = '\0';
+			*o += k + 1;
+			t->addr_name = u;
+		} else {
+			t->addr_name = put(o, nm, nn);
 		}
-		*name = nm;
-		*email = g_strstrip(g_strndup(e, n));
+		t->addr_email = put(o, e, en);
 		return;
 	}
-	{
-		g_autofree char *s = g_strstrip(g_strdup(v));
-		char *sp = strpbrk(s, " \t");
-
-		if (sp) {
-			char *rest = g_strstrip(g_strdup(sp));
-			size_t rl = strlen(rest);
-
-			*sp = '\0';
-			if (rl >= 2 && rest[0] == '(' && rest[rl - 1] == ')') {
-				*name = g_strndup(rest + 1, rl - 2);
-				g_free(rest);
-			} else {
-				*name = g_strdup("");
-				g_free(rest);
-			}
-		} else {
-			*name = g_strdup("");
-		}
-		*email = g_strdup(s);
-	}
+	/* "addr" or "addr (Name)" */
+	e = v;
+	en = strlen(v);
+	strip_span(&e, &en);
+	for (k = 0; k < en && e[k] != ' ' && e[k] != '\t'; k++)
+		;
+	nm = e + k;
+	nn = en - k;
+	strip_span(&nm, &nn);
+	if (k < en && nn >= 2 && nm[0] == '(' && nm[nn - 1] == ')')
+		t->addr_name = put(o, nm + 1, nn - 2);
+	else
+		t->addr_name = put(o, "", 0);
+	t->addr_email = put(o, e, k);
 }
 
 /* The length of a quoted name ("A. U. Thor") that @v opens, up to its
@@ -107,67 +129,122 @@ quoted_name(const char *v)
 	return e - v >= 2 && e[-1] == '"' ? (size_t)(e - v) : 0;
 }
 
-struct trailer *
-trailer_new(const char *name, const char *value, const char *extinfo)
+/* A person's value, "Name <addr>", written at *@o from @v as given. */
+static char *
+person_value(const char *v, const struct trailer *t, char **o)
 {
-	struct trailer *t = g_new0(struct trailer, 1);
+	size_t q = *t->addr_name ? quoted_name(v) : 0;
+	size_t el = strlen(t->addr_email);
+	char *s = *o, *w = s;
 
-	t->name = g_strdup(name);
-	t->lname = g_ascii_strdown(name, -1);
-	t->extinfo = g_strdup(extinfo);
-	if (trailer_in_set(utility_names, t->lname) || strstr(value, "://")) {
+	if (!*t->addr_name)
+		return t->addr_email;
+	/* a name written in quotes keeps them, as git keeps the line (and
+	 * b4 0.12) */
+	if (q) {
+		memcpy(w, v, q);
+		w += q;
+	} else {
+		w = stpcpy(w, t->addr_name);
+	}
+	w = stpcpy(w, " <");
+	memcpy(w, t->addr_email, el);
+	w += el;
+	*w++ = '>';
+	*w++ = '\0';
+	*o = w;
+	return s;
+}
+
+struct trailer *
+trailer_make(const char *name, size_t nlen, const char *value, size_t vlen,
+	     const char *extinfo, const char *raw)
+{
+	size_t xlen = extinfo ? strlen(extinfo) + 1 : 0;
+	size_t rlen = raw ? strlen(raw) + 1 : 0;
+	/* the name twice (as written, lower case), the value as given, and
+	 * room for a person's name, address and value, each at most the
+	 * value's length and its ends */
+	struct trailer *t = g_malloc(sizeof(*t) + 2 * (nlen + 1) +
+				     4 * (vlen + 4) + xlen + rlen);
+	char *o = (char *)(t + 1), *v;
+	size_t i;
+
+	t->name = put(&o, name, nlen);
+	t->lname = o;
+	for (i = 0; i < nlen; i++)
+		*o++ = g_ascii_tolower(name[i]);
+	*o++ = '\0';
+	v = put(&o, value, vlen);
+	t->extinfo = extinfo ? put(&o, extinfo, xlen - 1) : NULL;
+	t->raw = raw ? put(&o, raw, rlen - 1) : NULL;
+	t->addr_name = t->addr_email = NULL;
+	t->src = NULL;
+	t->value = v;
+	if (trailer_in_set(utility_names, t->lname) || strstr(v, "://")) {
 		t->type = TRAILER_UTILITY;
-		t->value = g_strdup(value);
-	} else if (trailer_looks_like_person(value)) {
+	} else if (trailer_looks_like_person(v)) {
 		t->type = TRAILER_PERSON;
-		split_person(value, &t->addr_name, &t->addr_email);
-		if (*t->addr_name && quoted_name(value))
-			/* a name written in quotes keeps them, as git keeps
-			 * the line (and b4 0.12) */
-			t->value = g_strdup_printf("%.*s <%s>",
-						   (int)quoted_name(value),
-						   value, t->addr_email);
-		else if (*t->addr_name)
-			t->value = g_strconcat(t->addr_name, " <",
-					       t->addr_email, ">", NULL);
-		else
-			t->value = g_strdup(t->addr_email);
+		split_person(v, t, &o);
+		t->value = person_value(v, t, &o);
 	} else {
 		t->type = TRAILER_UNKNOWN;
-		t->value = g_strdup(value);
 	}
 	return t;
 }
 
 struct trailer *
-trailer_copy(const struct trailer *t)
+trailer_new(const char *name, const char *value, const char *extinfo)
 {
-	struct trailer *c = g_new0(struct trailer, 1);
+	return trailer_make(name, strlen(name), value, strlen(value), extinfo,
+			    NULL);
+}
 
-	c->name = g_strdup(t->name);
-	c->lname = g_strdup(t->lname);
-	c->value = g_strdup(t->value);
-	c->extinfo = g_strdup(t->extinfo);
+/* The length of @s with its NUL, 0 for NULL */
+static size_t
+len0(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+/* A copy of @s at *@o, or NULL */
+static char *
+put0(char **o, const char *s)
+{
+	return s ? put(o, s, strlen(s)) : NULL;
+}
+
+struct trailer *
+trailer_copy_with(const struct trailer *t, const char *extinfo)
+{
+	struct trailer *c =
+	    g_malloc(sizeof(*c) + len0(t->name) + len0(t->lname) +
+		     len0(t->value) + len0(extinfo) + len0(t->addr_name) +
+		     len0(t->addr_email) + len0(t->raw));
+	char *o = (char *)(c + 1);
+
+	c->name = put0(&o, t->name);
+	c->lname = put0(&o, t->lname);
+	c->value = put0(&o, t->value);
+	c->extinfo = put0(&o, extinfo);
 	c->type = t->type;
-	c->addr_name = g_strdup(t->addr_name);
-	c->addr_email = g_strdup(t->addr_email);
-	c->raw = g_strdup(t->raw);
+	c->addr_name = put0(&o, t->addr_name);
+	c->addr_email = put0(&o, t->addr_email);
+	c->raw = put0(&o, t->raw);
 	c->src = t->src;
 	return c;
+}
+
+struct trailer *
+trailer_copy(const struct trailer *t)
+{
+	return trailer_copy_with(t, t->extinfo);
 }
 
 void
 trailer_free(struct trailer *t)
 {
-	if (!t)
-		return;
-	g_free(t->name);
-	g_free(t->lname);
-	g_free(t->value);
-	g_free(t->extinfo);
-	g_free(t->addr_name);
-	g_free(t->addr_email);
-	g_free(t->raw);
+	/* its strings are in the same allocation */
 	g_free(t);
 }
 

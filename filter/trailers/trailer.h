@@ -6,7 +6,9 @@
  * nothing after a "-- " signature counts, and a "[...]" line or a "# ..."
  * tail attaches to the trailer before it.
  *
- * Ownership: a struct trailer owns its strings; GPtrArrays returned here own
+ * Ownership: a struct trailer and its strings are one allocation (a
+ * thread's replies send thousands): its fields are never freed or
+ * replaced, trailer_free() frees it all. GPtrArrays returned here own
  * their trailers (free function set) unless said otherwise.
  */
 #ifndef LORE_TRAILER_H

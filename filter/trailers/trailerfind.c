@@ -22,6 +22,13 @@ static const char *const reply_bad_names[] = {
     "from",	 "author",	"cc",	       "to",	    "date", "subject",
     "subscribe", "unsubscribe", "base-commit", "change-id", NULL,
 };
+/* The tokens of the trailers a reply sends that need no address:
+ * nonperson_names less reply_bad_names */
+static const char *const sent_names[] = {"link",  "buglink",	  "closes",
+					 "fixes", "obsoleted-by", NULL};
+/* Header fields a reply quotes once it has said something else. */
+static const char *const quoted_header_names[] = {"subject", "date", "from",
+						  NULL};
 static const char *const ignored_names[] = {
     "phone",
     "email",
@@ -37,10 +44,13 @@ has_url(const char *v)
 
 /*
  * Match "^\s*(\w\S+):\s+(\S.*)": a token of two or more characters starting
- * with a word character and ending in ':', white space, then a value.
+ * with a word character and ending in ':', white space, then a value. The
+ * token is *@name's *@nlen bytes (not NUL-ended), the value *@value to the
+ * end of @line.
  */
 static gboolean
-parse_trailer_line(const char *line, char **name, char **value)
+parse_trailer_line(const char *line, const char **name, size_t *nlen,
+		   const char **value)
 {
 	const char *p = line, *tok, *colon, *v;
 
@@ -59,30 +69,35 @@ parse_trailer_line(const char *line, char **name, char **value)
 		v++;
 	if (!*v)
 		return FALSE;
-	*name = g_strndup(tok, colon - tok);
-	*value = g_strdup(v);
+	*name = tok;
+	*nlen = colon - tok;
+	*value = v;
 	return TRUE;
 }
 
-/* "(.*\S+)(\s+#[^#]+)$": split a trailing "  # comment" off @value. */
-static char *
-split_extinfo(char *value)
+/* Is the @n-byte token @tok one of the NULL-ended lower-case @set, in
+ * any case? */
+static gboolean
+in_set_ci(const char *const *set, const char *tok, size_t n)
 {
-	char *hash = strrchr(value, '#');
-	char *k;
+	for (; *set; set++)
+		if (strlen(*set) == n && !g_ascii_strncasecmp(*set, tok, n))
+			return TRUE;
+	return FALSE;
+}
+
+/* "(.*\S+)(\s+#[^#]+)$": where a trailing "  # comment" of @value starts,
+ * or NULL when it has none. */
+static const char *
+split_extinfo(const char *value)
+{
+	const char *hash = strrchr(value, '#'), *k;
 
 	if (!hash || !hash[1] || hash == value || !g_ascii_isspace(hash[-1]))
 		return NULL;
 	for (k = hash; k > value && g_ascii_isspace(k[-1]); k--)
 		;
-	if (k == value)
-		return NULL;
-	{
-		char *x = g_strdup(k);
-
-		*k = '\0';
-		return x;
-	}
+	return k == value ? NULL : k;
 }
 
 static gboolean
@@ -265,15 +280,21 @@ raw_text(const char *orig)
  * Could a line of @text be a trailer, as parse_trailer_line() reads one
  * ("Token: value")? Read in place, without the copies and arrays
  * trailer_find() makes; two replies in three have no such line at all.
+ * With @sent, there must also be a line that could give a trailer
+ * trailer_from_reply() keeps: its token one of sent_names, or an '@' in
+ * the rest of it or in the line after (a person's address, wrapped or
+ * not; a token with its address wrapped has no value of its own). A
+ * "Nit: ..." reply then costs no more than reading it.
  */
 static gboolean
-any_candidate(const char *text)
+any_candidate(const char *text, gboolean sent)
 {
 	size_t len = strlen(text), pos = 0, ll;
 	const char *l;
+	gboolean cand = FALSE, keep = !sent;
 
 	while (lore_next_line(text, len, &pos, &l, &ll)) {
-		const char *p = l, *end = l + ll, *colon;
+		const char *p = l, *end = l + ll, *colon, *v, *next;
 
 		while (end > p && end[-1] == '\r')
 			end--;
@@ -285,32 +306,64 @@ any_candidate(const char *text)
 		colon = p;
 		while (colon < end && !g_ascii_isspace(*colon))
 			colon++;
-		if (colon == end || colon[-1] != ':' || colon - 1 - p < 2)
+		if (colon[-1] != ':' || colon - 1 - p < 2)
 			continue;
-		while (colon < end && g_ascii_isspace(*colon))
-			colon++;
-		if (colon < end)
+		for (v = colon; v < end && g_ascii_isspace(*v); v++)
+			;
+		cand |= v < end;
+		if (!keep) {
+			/* the line after this one */
+			next = memchr(text + pos, '\n', len - pos);
+			if (!next)
+				next = text + len;
+			keep = in_set_ci(sent_names, p, colon - 1 - p) ||
+			       memchr(colon, '@', end - colon) ||
+			       memchr(text + pos, '@', next - (text + pos));
+		}
+		if (cand && keep)
 			return TRUE;
 	}
 	return FALSE;
 }
 
-void
-trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
-	     GPtrArray *others)
+/*
+ * Is the trailer line "@name: @value" what a reviewer does not send: a
+ * field of their own (phone, email), a mail header quoted after other
+ * text, a token that is not ASCII, a value that is neither an address nor
+ * that of a known utility trailer, or a URL outside a link trailer?
+ */
+static gboolean
+skip_in_reply(const char *name, size_t nlen, const char *value, guint nothers)
+{
+	size_t i;
+
+	if (in_set_ci(ignored_names, name, nlen))
+		return TRUE;
+	if (nothers && in_set_ci(quoted_header_names, name, nlen))
+		return TRUE;
+	for (i = 0; i < nlen; i++)
+		if ((guchar)name[i] >= 0x80)
+			return TRUE;
+	if (!trailer_looks_like_person(value) &&
+	    !in_set_ci(nonperson_names, name, nlen))
+		return TRUE;
+	return has_url(value) && !in_set_ci(link_names, name, nlen);
+}
+
+/* trailer_find() once its text is worth reading */
+static void
+find_in(const char *text, gboolean followup, GPtrArray *trailers,
+	GPtrArray *others)
 {
 	struct lines ls;
 	gboolean was_trailer = FALSE;
 	guint i, nothers = 0;
 
-	/* nothing to find, and no other lines asked for */
-	if (followup && !others && !any_candidate(text ? text : ""))
-		return;
 	joined_lines(text ? text : "", &ls, !followup);
 	for (i = 0; i < ls.lines->len; i++) {
 		char *line = ls.lines->pdata[i];
-		char *name = NULL, *value = NULL, *lname, *x;
-		size_t l;
+		const char *name, *value, *x;
+		size_t l, nlen;
 
 		/* strip('\r') */
 		while (*line == '\r')
@@ -318,51 +371,30 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 		l = strlen(line);
 		while (l && line[l - 1] == '\r')
 			line[--l] = '\0';
-		if (parse_trailer_line(line, &name, &value)) {
-			gboolean skip = FALSE;
+		if (parse_trailer_line(line, &name, &nlen, &value)) {
+			g_autofree char *raw = NULL;
 
-			lname = g_ascii_strdown(name, -1);
-			if (followup) {
-				if (trailer_in_set(ignored_names, lname))
-					skip = TRUE;
-				else if (nothers &&
-					 (!strcmp(lname, "subject") ||
-					  !strcmp(lname, "date") ||
-					  !strcmp(lname, "from")))
-					skip = TRUE;
-				else if (!g_str_is_ascii(lname))
-					skip = TRUE;
-				else if (!trailer_looks_like_person(value) &&
-					 !trailer_in_set(nonperson_names,
-							 lname))
-					skip = TRUE;
-				else if (has_url(value) &&
-					 !trailer_in_set(link_names, lname))
-					skip = TRUE;
-			}
-			g_free(lname);
-			if (skip) {
-				g_free(name);
-				g_free(value);
+			if (followup &&
+			    skip_in_reply(name, nlen, value, nothers))
 				continue;
-			}
 			x = split_extinfo(value);
-			g_ptr_array_add(trailers, trailer_new(name, value, x));
 			if (!followup)
-				((struct trailer *)
-				     trailers->pdata[trailers->len - 1])
-				    ->raw = raw_text(ls.orig->pdata[i]);
-			g_free(x);
-			g_free(name);
-			g_free(value);
+				raw = raw_text(ls.orig->pdata[i]);
+			g_ptr_array_add(trailers,
+					trailer_make(name, nlen, value,
+						     x ? (size_t)(x - value)
+						       : strlen(value),
+						     x, raw));
 			was_trailer = TRUE;
 			continue;
 		}
 		if (l > 2 && was_trailer && is_bracket_line(line)) {
 			struct trailer *t = trailers->pdata[trailers->len - 1];
 
-			g_free(t->extinfo);
-			t->extinfo = g_strdup(line);
+			/* a trailer is one allocation: made again with it */
+			trailers->pdata[trailers->len - 1] =
+			    trailer_copy_with(t, line);
+			trailer_free(t);
 			was_trailer = FALSE;
 			continue;
 		}
@@ -378,24 +410,34 @@ trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
 	g_free(ls.buf);
 }
 
+void
+trailer_find(const char *text, gboolean followup, GPtrArray *trailers,
+	     GPtrArray *others)
+{
+	/* nothing to find, and no other lines asked for */
+	if (followup && !others && !any_candidate(text ? text : "", FALSE))
+		return;
+	find_in(text, followup, trailers, others);
+}
+
 GPtrArray *
 trailer_from_reply(const struct message *src, const char *body)
 {
-	GPtrArray *all = trailer_array_new();
 	GPtrArray *out = trailer_array_new();
 	guint i;
 
-	trailer_find(body, TRUE, all, NULL);
-	for (i = 0; i < all->len; i++) {
-		struct trailer *t = all->pdata[i];
+	if (!any_candidate(body ? body : "", TRUE))
+		return out;
+	find_in(body, TRUE, out, NULL);
+	/* metadata is dropped where it stands, the rest keeps its order */
+	for (i = out->len; i > 0; i--) {
+		struct trailer *t = out->pdata[i - 1];
 
 		if (trailer_in_set(reply_bad_names, t->lname))
-			continue;
-		all->pdata[i] = NULL;
-		t->src = src;
-		g_ptr_array_add(out, t);
+			g_ptr_array_remove_index(out, i - 1);
+		else
+			t->src = src;
 	}
-	g_ptr_array_free(all, TRUE);
 	return out;
 }
 

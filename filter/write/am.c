@@ -103,7 +103,7 @@ am_format_addr(const char *name, const char *email)
 void
 am_wrap_header(GString *out, const char *name, const char *value)
 {
-	g_autofree char *line = g_strdup_printf("%s: %s", name, value);
+	g_autofree char *line = g_strconcat(name, ": ", value, NULL);
 	g_auto(GStrv) words = NULL;
 	size_t width = 0;
 	guint i;
@@ -115,7 +115,8 @@ am_wrap_header(GString *out, const char *name, const char *value)
 	}
 	/* the name and the first word stay together on the first line */
 	words = g_strsplit_set(value, " \t", -1);
-	g_string_append_printf(out, "%s:", name);
+	g_string_append(out, name);
+	g_string_append_c(out, ':');
 	width = strlen(name) + 1;
 	{
 		gboolean first = TRUE, line_start = FALSE;
@@ -125,25 +126,19 @@ am_wrap_header(GString *out, const char *name, const char *value)
 
 			if (!*words[i])
 				continue;
-			if (first) {
-				g_string_append_printf(out, " %s", words[i]);
-				width += 1 + w;
-				first = FALSE;
-				continue;
-			}
-			if (width + 1 + w > 75 && !line_start) {
+			if (!first && width + 1 + w > 75 && !line_start) {
 				g_string_append(out, "\n ");
 				width = 1;
 				line_start = TRUE;
 			}
-			if (line_start) {
-				g_string_append(out, words[i]);
-				width += w;
-				line_start = FALSE;
-			} else {
-				g_string_append_printf(out, " %s", words[i]);
-				width += 1 + w;
+			/* a word after a space, but first on a folded line */
+			if (!line_start) {
+				g_string_append_c(out, ' ');
+				width++;
 			}
+			g_string_append(out, words[i]);
+			width += w;
+			first = line_start = FALSE;
 		}
 	}
 	g_string_append_c(out, '\n');
@@ -238,7 +233,8 @@ am_message(const struct series_entry *e, GPtrArray *followups,
 		return g_string_free(s, FALSE);
 	}
 	g_string_append_printf(s, "Content-Transfer-Encoding: %s\n\n",
-			       g_str_is_ascii(body) ? "7bit" : "8bit");
+			       lore_ascii(body, strlen(body)) ? "7bit"
+							      : "8bit");
 	/* every line, the last (empty) one included, ends in a newline */
 	len = strlen(body);
 	while (lore_next_line(body, len, &pos, &l, &ll)) {

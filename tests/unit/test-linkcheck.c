@@ -75,6 +75,52 @@ static const struct {
      1, "l", "/x"},
 };
 
+/* A link's mode that is not in the mail's bytes as they lie, only in its
+ * text once decoded: each must still be found. */
+static void
+encoded_links(void)
+{
+	static const char *const diff =
+	    "diff --git a/l b/l\nnew file mode 120000\nindex 0000000..1111111\n"
+	    "--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc\n"
+	    "\\ No newline at end of file\n";
+	g_autofree char *b64 =
+	    g_base64_encode((const guchar *)diff, strlen(diff));
+	const struct {
+		const char *what, *fields, *body;
+	} cases[] = {
+	    {"base64", "Content-Transfer-Encoding: base64\n", b64},
+	    {"quoted-printable, the mode cut by a soft break",
+	     "Content-Transfer-Encoding: quoted-printable\n",
+	     "diff --git a/l b/l\nnew file mode 1200=\n00\n"
+	     "index 0000000..1111111\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 "
+	     "@@\n+/etc\n"},
+	    {"format=flowed; delsp=yes, the mode on two lines",
+	     "Content-Type: text/plain; charset=utf-8; format=flowed; "
+	     "delsp=yes\n",
+	     "diff --git a/l b/l\nnew file mode 1200 \n00\n"
+	     "index 0000000..1111111\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 "
+	     "@@\n+/etc\n"},
+	};
+	guint i;
+
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		GString *mbox =
+		    g_string_new("From x@y Mon Sep 17 00:00:00 2001\n");
+		GPtrArray *hits;
+
+		g_string_append_printf(mbox,
+				       "From: A <a@b.c>\nSubject: [PATCH] x\n"
+				       "Message-ID: <e%u@x>\nMIME-Version: "
+				       "1.0\n%s\n%s\n",
+				       i, cases[i].fields, cases[i].body);
+		hits = linkcheck_scan(mbox);
+		tap_is_int(hits->len, 1, "%s: found", cases[i].what);
+		g_ptr_array_unref(hits);
+		g_string_free(mbox, TRUE);
+	}
+}
+
 int
 main(void)
 {
@@ -107,5 +153,6 @@ main(void)
 		g_ptr_array_unref(hits);
 		g_string_free(mbox, TRUE);
 	}
+	encoded_links();
 	return tap_done();
 }

@@ -48,6 +48,50 @@ git_patch_id(const char *text)
 	return out;
 }
 
+/* Two patches have the same files exactly when their patch-ids are
+ * equal; the patch-id from the files kept is the same value. */
+static void
+files_cases(const char *swapped)
+{
+	struct patchid_files *f[G_N_ELEMENTS(diffs)], *s, *ws;
+	/* diffs[1] with other blanks, index lines and hunk positions */
+	const char *moved =
+	    "a note\n---\ndiff --git a/a.c b/a.c\nindex 9..8 100644\n"
+	    "--- a/a.c\n+++ b/a.c\n@@ -10 +12 @@\n-old line\n+new   line\n"
+	    "diff --git a/b.c b/b.c\nnew file mode 100644\nindex 0000000..7\n"
+	    "--- /dev/null\n+++ b/b.c\n@@ -0,0 +1,2 @@\n+x\n+ y\n";
+	unsigned i, j;
+
+	for (i = 0; i < G_N_ELEMENTS(diffs); i++) {
+		char *a = patchid_stable(diffs[i]), *b;
+
+		f[i] = patchid_files_new(diffs[i]);
+		b = f[i] ? patchid_files_stable(f[i]) : NULL;
+		tap_is_str(b, a, "diff %u: the patch-id of its files", i);
+		g_free(a);
+		g_free(b);
+	}
+	for (i = 0; i < G_N_ELEMENTS(diffs); i++)
+		for (j = 0; j < G_N_ELEMENTS(diffs); j++)
+			tap_ok(patchid_files_equal(f[i], f[j]) == (i == j),
+			       "diffs %u and %u: %s files", i, j,
+			       i == j ? "the same" : "other");
+	s = patchid_files_new(swapped);
+	ws = patchid_files_new(moved);
+	tap_ok(s && patchid_files_equal(f[1], s) &&
+		   patchid_files_hash(f[1]) == patchid_files_hash(s),
+	       "the same files in the other order");
+	tap_ok(ws && patchid_files_equal(f[1], ws) &&
+		   patchid_files_hash(f[1]) == patchid_files_hash(ws),
+	       "blanks, index lines and hunk positions do not count");
+	tap_ok(patchid_files_new("no diff here\n") == NULL,
+	       "no diff, no files");
+	for (i = 0; i < G_N_ELEMENTS(diffs); i++)
+		patchid_files_free(f[i]);
+	patchid_files_free(s);
+	patchid_files_free(ws);
+}
+
 int
 main(void)
 {
@@ -80,6 +124,7 @@ main(void)
 		tap_is_str(a, b, "--stable: file order does not matter");
 		g_free(a);
 		g_free(b);
+		files_cases(swapped);
 	}
 	return tap_done();
 }

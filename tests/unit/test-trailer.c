@@ -66,6 +66,29 @@ static const struct {
      "Reviewed-by: R <r@x.example>\n[for the docs]"},
 };
 
+/* What trailer_from_reply() keeps of a reply: its trailers less mail
+ * metadata; a reply whose "Token: value" lines can give none is not read
+ * further, which must never lose one (an address wrapped to the next
+ * line, a utility trailer without one). */
+static const struct {
+	const char *text;
+	int count;
+	const char *first;
+} replies[] = {
+    {"Nit: rename this\nMinor: and that", 0, NULL},
+    {"Nit: rename this\n\nReviewed-by: Long Name\n<long@name.example>", 1,
+     "Reviewed-by: Long Name <long@name.example>"},
+    {"Nit: x\nReviewed-by: \n<a@b.example>", 1, "Reviewed-by: a@b.example"},
+    {"Minor: x\nFixes: 0123456789ab (\"mm: a subject\n wrapped\")", 1,
+     "Fixes: 0123456789ab (\"mm: a subject  wrapped\")"},
+    {"Note: x\nlink: https://example.com/x", 1, "link: https://example.com/x"},
+    {"Note: x\nCc: a@b.example\nFrom: B <b@c.example>", 0, NULL},
+    {"Note: x\nObsoleted-by: 20240101.1-v2@x.example", 1,
+     "Obsoleted-by: 20240101.1-v2@x.example"},
+    {"Acked-by: A <a@b.example>\n  [for the docs]", 1,
+     "Acked-by: A <a@b.example>"},
+};
+
 static const struct {
 	const char *trailer_email, *from_email, *from_name, *trailer_name;
 	int ok;
@@ -111,6 +134,28 @@ main(void)
 			   writes[i].text,
 			   writes[i].followup ? "a reply's" : "the patch's");
 		g_free(w);
+		g_ptr_array_free(t, TRUE);
+	}
+	for (i = 0; i < G_N_ELEMENTS(replies); i++) {
+		struct message src = {0};
+		GPtrArray *t;
+		char *first = NULL;
+
+		src.from_email = (char *)"a@b.example";
+		src.from_name = (char *)"A";
+		t = trailer_from_reply(&src, replies[i].text);
+		if (t->len)
+			first = trailer_string(t->pdata[0], FALSE);
+		tap_is_int(t->len, replies[i].count, "a reply sends %d in '%s'",
+			   replies[i].count, replies[i].text);
+		tap_is_str(first, replies[i].first, "first one sent in '%s'",
+			   replies[i].text);
+		tap_ok(!t->len || ((struct trailer *)t->pdata[0])->src == &src,
+		       "the reply is its source");
+		tap_ok(trailer_reply_sends(&src, replies[i].text) ==
+			   (replies[i].count > 0),
+		       "and says it sends some or not");
+		g_free(first);
 		g_ptr_array_free(t, TRUE);
 	}
 	for (i = 0; i < G_N_ELEMENTS(senders); i++) {

@@ -66,6 +66,26 @@ static const struct {
     {"m\n\ndiff --git a/x b/x\n+caf\xe9 \xe2\x80\xae\n", 0x202e, 4},
 };
 
+/* ASCII without a NUL, a word at a time: a byte beyond it or a NUL in
+ * each place of a word, and in the bytes after the last whole word */
+static const struct {
+	const char *s;
+	size_t len;
+	gboolean ascii;
+} ascii[] = {
+    {"", 0, TRUE},
+    {"seven b", 7, TRUE},
+    {"eight by", 8, TRUE},
+    {"sixteen bytes ok", 16, TRUE},
+    {"\x80ight by", 8, FALSE},
+    {"eight b\xff", 8, FALSE},
+    {"sixteen bytes o\xc3", 16, FALSE},
+    {"sixteen \xc3\xa9 bytes", 16, FALSE},
+    {"with a\0NUL", 10, FALSE},
+    {"eight by\0", 9, FALSE},
+    {"nine byte\x7f", 10, TRUE},
+};
+
 /* the 7-bit charsets that shift with escapes, and the common others */
 static const struct {
 	const char *cs;
@@ -122,6 +142,19 @@ main(void)
 
 		tap_ok(c == ctl[i].c && line == ctl[i].line,
 		       "find_control '%s' (U+%04X line %u)", shown, c, line);
+	}
+	{
+		guint line = 7;
+
+		tap_ok(!lore_find_control("plain\nASCII text\n", &line) &&
+			   line == 0,
+		       "find_control: none in ASCII, line 0");
+	}
+	for (i = 0; i < G_N_ELEMENTS(ascii); i++) {
+		g_autofree char *shown = g_strescape(ascii[i].s, NULL);
+
+		tap_is_int(lore_ascii(ascii[i].s, ascii[i].len), ascii[i].ascii,
+			   "ascii '%s' (%zu bytes)", shown, ascii[i].len);
 	}
 	for (i = 0; i < G_N_ELEMENTS(charsets); i++)
 		tap_is_int(lore_charset_7bit_stateful(charsets[i].cs),
