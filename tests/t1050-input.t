@@ -71,7 +71,7 @@ BAD_IN= bad 1 "an id that is not in the mailbox" -m "$TRASH/t.mbox" nothere@exam
 BAD_IN= bad 1 "a missing mbox file is an empty one: the id is not in it" -q -m "$TRASH/nope.mbox" "$id"
 mkdir "$TRASH/notmd"
 BAD_IN= bad 2 "a folder that is not a maildir" -m "$TRASH/notmd" "$id"
-BAD_IN= bad 2 "-m - without an id" -m -
+BAD_IN= bad 1 "-m - without an id: stdin is the mailbox, an empty one" -q -m -
 BAD_IN= bad 2 "an unknown option" --frobnicate
 BAD_IN= bad 2 "two ids" -m "$TRASH/t.mbox" a@b c@d
 to_mbox "$TRASH/nopatch.mbox" "$TRASH/unrel"

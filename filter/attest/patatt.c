@@ -25,8 +25,7 @@ struct patatt {
 	char *scratch; /* mailinfo's files and GnuPG homes; made on first use */
 	struct pgpv *pgp;
 	gboolean pgp_tried;
-	gboolean ed, ed_tried;	 /* libsodium loaded, and asked */
-	gboolean ssh, ssh_tried; /* ssh-keygen found, and looked for */
+	int ed, ssh; /* libsodium, ssh-keygen: 0 not asked, 1 there, -1 not */
 };
 
 struct patatt *
@@ -110,6 +109,19 @@ lib_missing(GError *err)
 	g_error_free(err);
 }
 
+/* A checker asked for once a run (*@state: 1 there, -1 not, said once). */
+static gboolean
+loaded(int *state, gboolean (*load)(GError **))
+{
+	GError *err = NULL;
+
+	if (!*state)
+		*state = load(&err) ? 1 : -1;
+	if (err)
+		lib_missing(err);
+	return *state > 0;
+}
+
 /* Is the checking library there? Say why not in @out once per check. */
 static gboolean
 have_lib(struct patatt *p, const char *algo, struct patatt_sig *out)
@@ -117,22 +129,12 @@ have_lib(struct patatt *p, const char *algo, struct patatt_sig *out)
 	GError *err = NULL;
 
 	if (!strcmp(algo, "ed25519")) {
-		if (!p->ed_tried) {
-			p->ed_tried = TRUE;
-			if (!(p->ed = edv_load(&err)))
-				lib_missing(err);
-		}
 		out->why = "libsodium missing";
-		return p->ed;
+		return loaded(&p->ed, edv_load);
 	}
 	if (!strcmp(algo, "openssh")) {
-		if (!p->ssh_tried) {
-			p->ssh_tried = TRUE;
-			if (!(p->ssh = sshv_load(&err)))
-				lib_missing(err);
-		}
 		out->why = "ssh-keygen missing";
-		return p->ssh;
+		return loaded(&p->ssh, sshv_load);
 	}
 	if (!p->pgp_tried && scratch(p)) {
 		p->pgp_tried = TRUE;
