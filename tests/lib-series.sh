@@ -87,6 +87,19 @@ commit_of() {
 	git -C "$1" log -1 --date=raw --format='%an <%ae> %ad%n%T%n%B'
 }
 
+# spell_series REPO: make_repo REPO, then on its branch topic the series
+# "file: spell out two", "new: add new.c"; the patches in $TRASH/p, the
+# thread in $TRASH/thread.mbox, the first patch's Message-ID in $id
+spell_series() {
+	make_repo "$1"
+	(cd "$1" && git checkout -q -b topic &&
+	 sed -i 's/^line 2$/line two/' file.c && git commit -qam "file: spell out two" &&
+	 echo new >new.c && git add new.c && git commit -qm "new: add new.c")
+	fmt "$1" "$TRASH/p"
+	to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
+	id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
+}
+
 # two_revisions REPO: REPO made (make_repo) with a series sent twice, for
 # the range-diff and apply tests: v1 (a, b, c: add ...) as patches in
 # $TRASH/p1, v2 in $TRASH/p2 in reply to v1's cover letter ($v1c), c first

@@ -13,13 +13,7 @@
 plan 17
 
 R=$TRASH/repo
-make_repo "$R"
-(cd "$R" && git checkout -q -b topic &&
- sed -i 's/^line 2$/line two/' file.c && git commit -qam "file: spell out two" &&
- echo new >new.c && git add new.c && git commit -qm "new: add new.c")
-fmt "$R" "$TRASH/p"
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
-id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
+spell_series "$R"
 export GIT_COMMITTER_DATE="1700000000 +0000"
 
 user() {
