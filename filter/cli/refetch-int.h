@@ -34,7 +34,7 @@ struct refetch {
 gboolean refetch_is_maildir(const char *path);
 
 /* The messages of the maildir @path (cur/ then new/, each by name) into
- * @r; a lore_status, reported. */
+ * @r, r->too_many set past REFETCH_MAX_MESSAGES; a lore_status, reported. */
 int refetch_read_maildir(const char *path, struct refetch *r);
 
 /*

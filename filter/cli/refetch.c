@@ -86,11 +86,6 @@ read_mbox(const char *path, struct refetch *r, struct stat *st)
 	d = g_bytes_get_data(b, &n);
 	mbox_split(d, n, add_entry, r);
 	g_bytes_unref(b);
-	if (r->too_many) {
-		lore_err("'%s' holds more than %d messages: not refetched", p,
-			 REFETCH_MAX_MESSAGES);
-		return LORE_EUSAGE;
-	}
 	return LORE_OK;
 }
 
@@ -225,6 +220,13 @@ refetch_run(struct cli *c)
 		    : read_mbox(c->refetch, &r, &st);
 	const char *first = NULL;
 
+	if (!rc && r.too_many) {
+		g_autofree char *p = lore_term_safe(c->refetch, -1);
+
+		lore_err("'%s' holds more than %d messages: not refetched", p,
+			 REFETCH_MAX_MESSAGES);
+		rc = LORE_EUSAGE;
+	}
 	for (i = 0; !rc && !first && i < r.entries->len; i++)
 		first = g_array_index(r.entries, struct entry, i).msgid;
 	if (!rc && !first) {

@@ -103,16 +103,7 @@ refetch_read_maildir(const char *path, struct refetch *r)
 {
 	int rc = read_sub(path, "cur", r);
 
-	if (!rc)
-		rc = read_sub(path, "new", r);
-	if (!rc && r->too_many) {
-		g_autofree char *p = lore_term_safe(path, -1);
-
-		lore_err("'%s' holds more than %d messages: not refetched", p,
-			 REFETCH_MAX_MESSAGES);
-		rc = LORE_EUSAGE;
-	}
-	return rc;
+	return rc ? rc : read_sub(path, "new", r);
 }
 
 /* Is @e's file still the one read (same inode, size and time)? */
