@@ -30,18 +30,13 @@ static const char *const key_types[] = {
 gboolean
 sshv_load(GError **err)
 {
-	static int found = -1;
-	g_autofree char *p = NULL;
+	g_autofree char *p = g_find_program_in_path("ssh-keygen");
 
-	if (found < 0) {
-		p = g_find_program_in_path("ssh-keygen");
-		found = p != NULL;
-	}
-	if (!found)
+	if (!p)
 		g_set_error_literal(err, LORE_ERROR, LORE_ENOTFOUND,
 				    "ssh-keygen not found on PATH: OpenSSH "
 				    "signatures are not checked");
-	return found;
+	return p != NULL;
 }
 
 static gboolean

@@ -19,8 +19,8 @@
 /* the largest signature checked (an RSA key of 16 384 bits signs in 2 KiB) */
 #define SSHV_MAX_SIG (16 * 1024)
 
-/* Is ssh-keygen on PATH? Asked once a run; FALSE with @err set when not:
- * OpenSSH signatures are then not checked. */
+/* Is ssh-keygen on PATH? FALSE with @err set when not: OpenSSH signatures
+ * are then not checked. patatt.c asks once a run. */
 gboolean sshv_load(GError **err);
 
 /*
