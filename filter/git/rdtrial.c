@@ -10,6 +10,7 @@
  * comparison is no reason to repack the user's repository).
  */
 #include "git/rdtrial.h"
+#include "core/gitenv.h"
 #include "core/gitrun.h"
 #include "core/util.h"
 #include "git/applypair.h"
@@ -47,22 +48,6 @@ one_line_path(const char *p)
 		if ((guchar)*c < 0x20 || *c == 0x7f)
 			return FALSE;
 	return TRUE;
-}
-
-/* git's own variables that name another repository, index or work tree:
- * with any set, the trial is left to apply_run() */
-static gboolean
-env_says_where(void)
-{
-	static const char *const vars[] = {"GIT_DIR", "GIT_WORK_TREE",
-					   "GIT_INDEX_FILE", "GIT_COMMON_DIR",
-					   "GIT_OBJECT_DIRECTORY"};
-	guint i;
-
-	for (i = 0; i < G_N_ELEMENTS(vars); i++)
-		if (g_getenv(vars[i]))
-			return TRUE;
-	return FALSE;
 }
 
 /* The repository's shared folder (git's "common dir"): @top/.git when
@@ -310,7 +295,10 @@ rdtrial_run(const char *top, struct apply_job *a, int *ra, GError **ea,
 	struct place pa = {{NULL, NULL}, NULL, NULL}, pb = pa;
 
 	*ra = *rb = RDTRIAL_SLOW;
-	if (!top || env_says_where() || !object_id(a->base, strlen(a->base)) ||
+	/* with git's variables naming another repository, index or work tree
+	 * set, the trial is left to apply_run() */
+	if (!top || gitenv_says_where() ||
+	    !object_id(a->base, strlen(a->base)) ||
 	    !object_id(b->base, strlen(b->base)))
 		return;
 	gitrun_guard();
