@@ -97,23 +97,26 @@ skip() {
 	fi
 }
 
-# check DESCRIPTION COMMAND...: passes when COMMAND succeeds
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds. A failed
+# check's diagnostics (here, in is and in same_file) go to stderr, which
+# prove shows without -v: a CI log then says what was got.
 check() {
 	_d=$1; shift
 	if "$@" >"$TRASH/.check.out" 2>&1; then ok 0 "$_d"; else
-		ok 1 "$_d"; sed 's/^/# /' "$TRASH/.check.out" | head -40; fi
+		ok 1 "$_d"; sed 's/^/# /' "$TRASH/.check.out" | head -40 >&2; fi
 }
 
 # is ACTUAL EXPECTED DESCRIPTION
 is() {
 	if [ "$1" = "$2" ]; then ok 0 "$3"; else
-		ok 1 "$3"; echo "#   got:      '$1'"; echo "#   expected: '$2'"; fi
+		ok 1 "$3"; echo "#   got:      '$1'" >&2
+		echo "#   expected: '$2'" >&2; fi
 }
 
 # same_file GOT EXPECTED DESCRIPTION: byte-identical, diff shown otherwise
 same_file() {
 	if cmp -s "$1" "$2"; then ok 0 "$3"; else
-		ok 1 "$3"; diff -u "$2" "$1" | head -40 | sed 's/^/# /'; fi
+		ok 1 "$3"; diff -u "$2" "$1" | head -40 | sed 's/^/# /' >&2; fi
 }
 
 # A git repository with one base commit in $1.

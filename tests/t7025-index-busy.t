@@ -12,7 +12,8 @@
 . "$(dirname "$0")/lib-thread.sh"
 . "$(dirname "$0")/lib-index.sh"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed"
-plan 18
+command -v strace >/dev/null || skip_all "strace not installed"
+plan 21
 
 MD=$TRASH/md
 idx_small_thread "$MD"
@@ -109,5 +110,37 @@ others=$(grep -h NOTE "$TRASH"/v.*.err |
 is "$others" "" "no NOTE but 'built again'"
 is "$(sqlite3 "$DB" 'PRAGMA user_version')" 1 "the index is of this version again"
 is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "and sound"
+
+# the file replaced by another run between this run's open and its look
+# at which file it opened: another run found it of another version and
+# built a new one there meanwhile. This run must not take the new file for
+# the one it opened (it judged the old one, then removed the new one and
+# built a third: CI's "disk I/O error" came from such a swap). The open is
+# held back by strace while the swap is made.
+good=$TRASH/good.sqlite3
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp "$DB" "$good"
+sqlite3 "$DB" 'PRAGMA user_version = 99'
+plain >"$TRASH/want"
+strace -f -o "$TRASH/strace" -P "$DB" -e trace=openat \
+	-e inject=openat:delay_exit=3000000:when=1 \
+	"$LORE_AM" --thread -m "$MD" r@example.org >"$TRASH/out" \
+	2>"$TRASH/err" &
+tracer=$!
+held=""
+for _ in $(seq 200); do
+	for c in $(pgrep -P "$tracer"); do
+		ls -l "/proc/$c/fd" 2>/dev/null | grep -q -- "-> $DB\$" && held=1
+	done
+	[ -n "$held" ] && break
+	sleep 0.05
+done
+rm -f "$DB" "$DB-wal" "$DB-shm"
+cp "$good" "$DB"
+ino=$(stat -c %i "$DB")
+wait "$tracer"
+is "$held:$?:$(notes)" "1:0:0" "the file swapped while the run opened it: exit 0, no NOTE"
+same_file "$TRASH/out" "$TRASH/want" "and the thread"
+is "$(stat -c %i "$DB")" "$ino" "the index the other run built is the one kept"
 
 done_testing

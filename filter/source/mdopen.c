@@ -213,11 +213,48 @@ exec_waiting(struct mdindex *x, const char *sql, GError **err)
 	return rc == SQLITE_OK || mdindex_fail(x, rc, err);
 }
 
+/*
+ * Open (or make) @file in @x->db and note which file SQLite opened: the
+ * one the name gave before and after the open. Another run may remove and
+ * make the file again meanwhile; taking the new file's number for the one
+ * this connection holds would make this run take that new file for its
+ * own (remove it on the I/O error the swapped -wal and -shm bring, instead
+ * of opening it again). So a name that changed is opened again.
+ */
+static int
+open_named(struct mdindex *x, const char *file)
+{
+	GStatBuf st0, st;
+	int rc, tries;
+
+	for (tries = 0;; tries++) {
+		gboolean before = g_stat(file, &st0) == 0;
+
+		rc =
+		    sqlite3_open_v2(file, &x->db,
+				    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+					SQLITE_OPEN_NOMUTEX,
+				    NULL);
+		if (rc != SQLITE_OK || g_stat(file, &st) != 0)
+			return rc;
+		if (!before ||
+		    (st0.st_ino == st.st_ino && st0.st_dev == st.st_dev)) {
+			x->dev = (guint64)st.st_dev;
+			x->ino = (guint64)st.st_ino;
+			return rc;
+		}
+		/* which file is unknown: this run removes none */
+		if (tries == 8)
+			return rc;
+		sqlite3_close_v2(x->db);
+		x->db = NULL;
+	}
+}
+
 gboolean
 mdindex_open(struct mdindex *x, const char *file, GError **err)
 {
 	g_autofree char *dir = g_path_get_dirname(file);
-	GStatBuf st;
 	int rc;
 
 	x->dev = x->ino = 0;
@@ -228,17 +265,9 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 	}
 	if (!dynlib_load(&sqlitelib.dl, err))
 		return FALSE;
-	rc = sqlite3_open_v2(file, &x->db,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				 SQLITE_OPEN_NOMUTEX,
-			     NULL);
+	rc = open_named(x, file);
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
-	/* SQLite opened (or made) the file: which one it is */
-	if (g_stat(file, &st) == 0) {
-		x->dev = (guint64)st.st_dev;
-		x->ino = (guint64)st.st_ino;
-	}
 	/* eight mail deliveries at once wait for each other, within reason */
 	sqlite3_busy_handler(x->db, mdindex_wait, x);
 	/*
