@@ -3,7 +3,9 @@
 # stands on A (prerequisite-message-id:), A's patch names in Fixes: a
 # commit this tree does not have, all of it in one local mailbox, real
 # git. lore-am.gate=hardfail refuses the whole run (exit 3, the line
-# names the prerequisite and A's patch, the repository unchanged);
+# names the prerequisite and A's patch, the repository unchanged) and
+# shows A's gate block, headed with A's name, as a refused series shows
+# its own (the JSON instead, with --format=json);
 # warn applies A then B and the gate's block shows A's patch, marked,
 # before B's; --format=json puts A under "prerequisites" and the
 # outcome counts it; --check's verdicts stay beside their own patches.
@@ -12,7 +14,7 @@
 . "$TEST_DIR/lib-series.sh"
 . "$TEST_DIR/lib-deps.sh"
 
-plan 16
+plan 20
 
 R=$TRASH/repo
 make_repo "$R" || exit 1
@@ -52,6 +54,17 @@ check "the line names A's patch and the check, after A's Message-ID" grep -q \
 check "and one line says the prerequisite is refused" grep -qx \
 	"lore-am: the prerequisite '\[PATCH 0/1\] a: the first' <$A_ID> is refused: nothing written or applied" \
 	"$TRASH/hard.err"
+check "A's gate block, headed with A's name: its patch and the check" eval '
+	sed -n "/^Gate (lore-am.gate=hardfail)/,\$p" "$TRASH/hard.err" >"$TRASH/hard.gate" &&
+	test "$(sed -n "1p;/^  /p" "$TRASH/hard.gate" | tr "\n" "|")" = \
+	"Gate (lore-am.gate=hardfail) of the prerequisite '"'"'[PATCH 0/1] a: the first'"'"' <$A_ID>:|  ✗ [PATCH 1/1] a: fix the frobnicator [prerequisite]|    ✗ Fixes: deadbeefdead is not an object in this tree|"'
+check "said once, before the line that refuses A" eval '
+	test "$(grep -c "^Gate (" "$TRASH/hard.err")" = 1 &&
+	tail -1 "$TRASH/hard.err" | grep -q "^lore-am: the prerequisite .* is refused"'
+run hardq --apply -q
+check "-q: the error lines only, no block" eval '
+	test "$(cat "$TRASH/hardq.rc")" = 3 && ! grep -q "^Gate (" "$TRASH/hardq.err" &&
+	grep -q "^lore-am: <$A_ID>: gate: " "$TRASH/hardq.err"'
 run hardw --with-deps
 is "$(cat "$TRASH/hardw.rc") $(wc -c <"$TRASH/hardw.out")" "3 0" \
 	"--with-deps: exit 3, nothing on stdout"
@@ -64,7 +77,10 @@ d = json.load(open(sys.argv[1]))
 assert d["exit"] == 3, d
 p = d["prerequisites"][0]
 assert p["cover"] == sys.argv[2] and p["outcome"] == "fail", p
+c = p["patches"][0]["checks"]
+assert any(x["check"] == "fixes" and x["result"] == "fail" for x in c), c
 ' "$TRASH/hardj.doc" "$A_ID"
+check "and no terminal block beside it" eval '! grep -q "^Gate (" "$TRASH/hardj.err"'
 
 # ---------------------------------------------------------------- warn
 git config --global lore-am.gate warn

@@ -137,7 +137,8 @@ lacking(struct dep *dep, guint *have, const char **commit)
  * keyrings and policy; the series' own notes are not spent on it), and
  * through the gate (the run's policy), held for the series' gate to say.
  * Quietly, but a failure's line names the prerequisite first
- * (lore_err_about). dep->use, dep->gate; a lore_status, reported.
+ * (lore_err_about); a refusal of its gate shows its gate block, named.
+ * dep->use, dep->gate; a lore_status, reported.
  */
 static int
 trust(struct deps *d, struct dep *dep, const char *pick, const struct cli *c)
@@ -173,10 +174,18 @@ trust(struct deps *d, struct dep *dep, const char *pick, const struct cli *c)
 		rc = LORE_ENOTFOUND;
 	amjob_result_clear(&r);
 	attest_free(a);
-	if (rc)
-		lore_err("the prerequisite '%s' <%s> is refused: nothing "
-			 "written or applied",
-			 dep->label, key);
+	if (!rc)
+		return rc;
+	/* why, as a refused series says it (the JSON says it instead) */
+	if (rc == LORE_EGATE && !d->o->gate.json) {
+		g_autofree char *name =
+		    g_strdup_printf("'%s' <%s>", dep->label, key);
+
+		gate_report_prereq(dep->gate, name);
+	}
+	lore_err("the prerequisite '%s' <%s> is refused: nothing written or "
+		 "applied",
+		 dep->label, key);
 	return rc;
 }
 

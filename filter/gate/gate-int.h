@@ -3,8 +3,8 @@
  * it, its findings, and the git tree they ask. gate.c collects and
  * reports; gatefixes.c checks Fixes: and Cc: stable against the tree,
  * gatesob.c the sign-offs, gatelinks.c Reported-by:, Closes: and Link:,
- * gateport.c a backport's upstream commit, gatejson.c says it all as
- * JSON.
+ * gateport.c a backport's upstream commit, gatesay.c says the block on
+ * the terminal, gatejson.c says it all as JSON.
  *
  * Ownership: struct gate owns its patches, a patch its strings, trailers
  * and findings.
@@ -123,6 +123,10 @@ char *gate_cat_answer(const GString *out, size_t *pos, gboolean contents,
 void gate_check_sob(struct gate *g);
 void gate_check_links(struct gate_patch *p);
 void gate_check_backport(struct gate *g);
+
+/* The block on stderr, built whole and written at once; nothing under
+ * -q (gatesay.c). */
+void gate_say(const struct gate *g);
 
 /* The JSON summary of everything the gate holds, on one line of stderr
  * (gatejson.c); @rc: the run's exit status. */

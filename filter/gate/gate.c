@@ -6,9 +6,10 @@
  * the findings under it, --stable's branches, and under
  * lore-am.gate=hardfail one line naming the first patch and check that
  * failed. The checks themselves are gatefixes.c, gatesob.c, gatelinks.c,
- * gateport.c; the JSON form is gatejson.c. A prerequisite series' gate
- * (cli/deps.h) runs in its own am job; the series' gate says its
- * patches first.
+ * gateport.c; the lines are gatesay.c, the JSON form gatejson.c. A prerequisite
+ * series' gate (cli/deps.h) runs in its own am job; the series' gate says its
+ * patches first, or, when it refused the prerequisite, it says them
+ * itself under the prerequisite's name.
  */
 #include "gate/gate-int.h"
 #include "core/gitrun.h"
@@ -322,110 +323,6 @@ gate_tree(struct gate *g)
 	return g->tree;
 }
 
-/* "a; b" of the ✓ notes of @p, or NULL */
-static char *
-infos(const struct gate_patch *p)
-{
-	GString *s;
-	guint i;
-
-	if (!p->info->len)
-		return NULL;
-	s = g_string_new(NULL);
-	for (i = 0; i < p->info->len; i++)
-		g_string_append_printf(
-		    s, "%s%s", i ? "; " : "",
-		    ((struct gate_finding *)p->info->pdata[i])->text);
-	return g_string_free(s, FALSE);
-}
-
-/* One line of the gate's block, made terminal-safe as a whole (what
- * lore_say() does), appended to @out. */
-static void G_GNUC_PRINTF(2, 3) say_into(GString *out, const char *fmt, ...)
-{
-	g_autofree char *text = NULL, *safe = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	text = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	safe = lore_term_safe(text, -1);
-	g_string_append(out, safe);
-	g_string_append_c(out, '\n');
-}
-
-/* @p's line and its findings; a prerequisite's (@dep) says so */
-static void
-say_patch(GString *out, const struct gate_patch *p, gboolean dep)
-{
-	g_autofree char *info = infos(p);
-	g_autofree char *check =
-	    p->check_verdict ? g_strdup_printf(" [check: %s]", p->check_verdict)
-			     : NULL;
-	guint k;
-
-	say_into(out, "  %s %s%s%s%s%s%s", gate_marks[p->mark], p->subject,
-		 info ? " (" : "", info ? info : "", info ? ")" : "",
-		 check ? check : "", dep ? " [prerequisite]" : "");
-	for (k = 0; k < p->finds->len; k++) {
-		const struct gate_finding *f = p->finds->pdata[k];
-
-		say_into(out, "    %s %s", gate_marks[f->mark], f->text);
-	}
-}
-
-/* The prerequisites' patches, in the order they apply: before the
- * series', each line marked (their checks ran in their own am job). */
-static void
-say_deps(GString *out, const struct gate *g)
-{
-	guint i, k;
-
-	for (i = 0; g->o.deps && i < g->o.deps->len; i++) {
-		const struct gate *d = g->o.deps->pdata[i];
-
-		for (k = 0; d->ran && k < d->patches->len; k++)
-			say_patch(out, d->patches->pdata[k], TRUE);
-	}
-}
-
-/*
- * One line per patch, its findings under it; a ✓ says what it knows.
- * The block is built whole and written at once: stderr is unbuffered,
- * and two write(2)s a line (the text, its newline) cost a terminal or
- * a mail client's pipe more than the checks did.
- */
-static void
-report(struct gate *g)
-{
-	GString *out;
-	guint i;
-
-	if (lore_quiet)
-		return;
-	out = g_string_new(NULL);
-	if (g->o.policy != GATE_OFF) {
-		g_string_append_printf(out, "---\nGate (lore-am.gate=%s):\n",
-				       g->o.policy == GATE_HARDFAIL ? "hardfail"
-								    : "warn");
-		say_deps(out, g);
-		for (i = 0; i < g->patches->len; i++)
-			say_patch(out, g->patches->pdata[i], FALSE);
-	} else if (g->branches->len) {
-		g_string_append(out, "---\n");
-	}
-	if (g->branches->len)
-		g_string_append(out, "  Stable branches:\n");
-	for (i = 0; i < g->branches->len; i++) {
-		const struct gate_branch *b = g->branches->pdata[i];
-
-		say_into(out, "    %s %s: %s", gate_marks[b->mark], b->name,
-			 b->text);
-	}
-	fwrite(out->str, 1, out->len, stderr);
-	g_string_free(out, TRUE);
-}
-
 int
 gate_run(struct gate *g)
 {
@@ -447,7 +344,7 @@ gate_run(struct gate *g)
 			g->fails++;
 	}
 	if (!g->o.later)
-		report(g);
+		gate_say(g);
 	if (g->o.policy != GATE_HARDFAIL || !g->fails)
 		return LORE_OK;
 	for (i = 0; i < g->patches->len; i++) {
@@ -531,7 +428,7 @@ gate_report(struct gate *g, int rc)
 	if (g->o.json)
 		gate_json(g, rc);
 	else if (g->ran)
-		report(g);
+		gate_say(g);
 }
 
 const char *

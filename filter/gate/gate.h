@@ -112,6 +112,13 @@ void gate_branch(struct gate *g, const char *branch, enum gate_mark m,
  * status), said once whatever the run came to. */
 void gate_report(struct gate *g, int rc);
 
+/* A prerequisite's gate that refused it (cli/deps.h): its block as the
+ * series' own is said, headed "Gate (lore-am.gate=POLICY) of the
+ * prerequisite @name:" (made terminal-safe here), whatever o.later and
+ * o.json say; nothing under -q, with the policy off, or when its checks
+ * did not run. */
+void gate_report_prereq(const struct gate *g, const char *name);
+
 /* How many patches @g holds; of patch @i (0-based, in the order added)
  * its subject and what gate_attest() told (NULL: nothing): the
  * prerequisites' lines in the summary (cli/deps.h). */
