@@ -3,13 +3,15 @@
 # counterpart (aerc 0.14 reads a binding <A-T> as <A-t>): one message of each of two series marked in the list (aerc
 # pipes them as one mbox), lore-am-pipe each cuts them apart and saves
 # the series of each one's thread, one after the other, from the sources
-# LORE_AM_ARGS names; with nothing marked, the selected message's.
+# LORE_AM_ARGS names; with nothing marked, the selected message's. And
+# lore-am-pipe each alone: a message with no series among them does not
+# stop the others, and the exit status says one failed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-hooks.sh"
 
 command -v tmux >/dev/null || skip_all "tmux not installed"
 command -v aerc >/dev/null || skip_all "aerc not installed"
-plan 6
+plan 9
 
 hooks_series || { echo "Bail out! cannot generate the test threads"; exit 1; }
 hooks_path
@@ -49,4 +51,21 @@ aerc_pipe M-e "series of 1 message saved in $HOME/patches" 20 &&
 ok $? "Alt-e with nothing marked: the selected message's series"
 tmux_quit q
 ok $? "aerc's own keys still work (q quits)"
+
+# a chat mail first, then patch 2/5 of the first series, as aerc pipes them
+chat_mail "$TRASH/chat"
+p2=$(grep -lix "message-id: <$ONE_P2>" "$TRASH"/Maildir/INBOX/cur/*)
+{
+	echo "From chat@z Thu Jan  1 00:00:00 1970" && cat "$TRASH/chat" && echo &&
+	echo "From p2@z Thu Jan  1 00:00:00 1970" && cat "$p2"
+} >"$TRASH/mixed.mbox"
+check "the mbox piped holds the two messages" \
+	test "$(grep -c '^From ' "$TRASH/mixed.mbox")" = 2
+rm -rf "$HOME/patches"
+lore-am-pipe each <"$TRASH/mixed.mbox" >"$TRASH/mixed.out" 2>"$TRASH/mixed.err"
+is "$?:$(tail -1 "$TRASH/mixed.err")" \
+	"1:lore-am-pipe: the series of 1 of 2 messages saved in $HOME/patches" \
+	"one without a series: the other saved all the same, exit 1"
+check "... that one the am-ready series" \
+	cmp "$(only_file "$HOME/patches" '*.mbx')" "$exp_one"
 done_testing
