@@ -126,7 +126,7 @@ tests/unit/test-%: tests/unit/test-%.c tests/unit/tap.h filter/liblore.a
 # `make check` replays the saved crash inputs and the seeds through them.
 FUZZ_NAMES = message thread subject trailer mboxrd gzip dnstxt appendlog \
 	pullreq gate tyjson prereq url maintainers pullsig mergemsg sshkey \
-	indexline
+	indexline gitalt
 FUZZ_REPLAY = $(patsubst %,fuzz/replay-%,$(FUZZ_NAMES))
 
 fuzz/replay-%: fuzz/fuzz-%.c fuzz/standalone.c fuzz/fuzz.h filter/liblore.a

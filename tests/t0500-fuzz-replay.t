@@ -9,8 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 
 names="message thread subject trailer mboxrd gzip dnstxt appendlog pullreq gate"
-names="$names tyjson prereq url maintainers pullsig mergemsg sshkey indexline"
-plan 36
+names="$names tyjson prereq url maintainers pullsig mergemsg sshkey indexline gitalt"
+plan 38
 
 # replay NAME FILE...: the harness over the files, 1 when there are none
 replay() {

@@ -3,12 +3,12 @@
 # small tree for both revisions when they share a base, each git am with
 # its own HEAD and index and the repository's objects, refs, config and
 # hooks, no worktree registered, few git processes; the range-diff the
-# same as the registered worktrees' (the way taken when git's own
-# variables name another object folder), and the same when each revision
+# same as the registered worktrees' (the way taken when a git folder of
+# its own cannot name the repository), and the same when each revision
 # has a base of its own.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
-plan 16
+plan 17
 
 diff_setup || exit 1
 export TMPDIR=$TRASH/tmp
@@ -38,10 +38,15 @@ ok $? "at most 16 git processes for both revisions ($n)"
 is "$(grep -c '"argv":\["git","-C","[^"]*","update-index"' "$TRASH/trace")" 1 \
 	"one small tree for both revisions on the same base"
 
-# the same range-diff as the registered worktrees give
-(cd "$U" && GIT_OBJECT_DIRECTORY=$U/.git/objects "$LORE_AM" -m "$TRASH/thread.mbox" \
+# the same range-diff as the registered worktrees give: the way taken
+# for a repository whose path git could not read back from a git
+# folder's one-line commondir file (a tab in it)
+T="$TRASH/u	tab"
+git clone -q "$TRASH/repo" "$T" && git -C "$T" checkout -q main
+(cd "$T" && GIT_TRACE2_EVENT=$TRASH/trace.slow "$LORE_AM" -m "$TRASH/thread.mbox" \
 	--range-diff "$id" >"$TRASH/slow" 2>"$TRASH/slow.err")
-ok $? "with GIT_OBJECT_DIRECTORY set: exit 0"
+ok $? "in registered worktrees: exit 0"
+is "$(grep -c '"worktree","add"' "$TRASH/trace.slow")" 2 "a worktree registered for each revision"
 canon "$TRASH/out" >"$TRASH/out.c"
 canon "$TRASH/slow" >"$TRASH/slow.c"
 same_file "$TRASH/slow.c" "$TRASH/out.c" "the same range-diff as in registered worktrees"

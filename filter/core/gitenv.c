@@ -6,9 +6,14 @@
  * --show-toplevel` says with them set, as every git would find it.
  */
 #include "core/gitenv.h"
+#include "core/gitalt.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* read by git from the folder it works in when an entry is relative */
+#define ALT_VAR "GIT_ALTERNATE_OBJECT_DIRECTORIES"
 
 enum {
 	WHERE = 1, /* says where the repository, index or tree are */
@@ -310,16 +315,83 @@ place_env(const char *top, const char *gitdir)
 	return env;
 }
 
+/* @path's physical form (symbolic links resolved), NULL when it has none */
+static char *
+physical(const char *path)
+{
+	char *p = path ? realpath(path, NULL) : NULL;
+	char *r = g_strdup(p);
+
+	free(p);
+	return r;
+}
+
+/*
+ * The folder a git started here reads a relative alternate from: it
+ * moves to the work tree's top when here is inside it (setup.c), else
+ * stays here. Physical, as git's getcwd() and realpath() see them.
+ */
+static char *
+git_workdir(void)
+{
+	const char *const top_arg[] = {"--show-toplevel", NULL};
+	g_autofree char *here = physical("."), *top = NULL;
+	const struct gitenv_repo *r;
+	gsize n;
+
+	if (gitenv_says_where()) {
+		r = gitenv_repo();
+		top = physical(r ? r->top : NULL);
+	} else {
+		g_auto(GStrv) l = rev_parse(top_arg);
+
+		top = physical(l && absolute_lines(l, 1) ? l[0] : NULL);
+	}
+	if (here && top && g_str_has_prefix(here, top) &&
+	    ((n = strlen(top)) == 1 || here[n] == '\0' || here[n] == '/'))
+		return g_steal_pointer(&top);
+	return g_steal_pointer(&here);
+}
+
+/* GIT_ALTERNATE_OBJECT_DIRECTORIES with its relative entries made
+ * absolute, found at the first call; NULL when none is relative */
+static const char *
+alternates(void)
+{
+	static gsize once;
+	static char *alt;
+
+	if (g_once_init_enter(&once)) {
+		const char *v = g_getenv(ALT_VAR);
+
+		if (gitalt_relative(v)) {
+			g_autofree char *base = git_workdir();
+
+			alt = gitalt_absolute(v, base);
+		}
+		g_once_init_leave(&once, 1);
+	}
+	return alt;
+}
+
 char **
 gitenv_child(const char *dir)
 {
 	g_autofree char *top = NULL, *gitdir = NULL;
+	const char *alt = alternates();
+	char **env;
 
 	if (place_of(dir, &top, &gitdir))
-		return place_env(top, gitdir);
+		env = place_env(top, gitdir);
 	/* a ceiling alone (set for good in many a shell's profile) changes
 	 * nothing for a git that finds the same repository */
-	if (!any_set(PATH))
-		return NULL;
-	return user_env();
+	else if (any_set(PATH))
+		env = user_env();
+	else
+		env = NULL;
+	/* the same objects for a git in any folder, a place's too */
+	if (alt)
+		env = g_environ_setenv(env ? env : g_get_environ(), ALT_VAR,
+				       alt, TRUE);
+	return env;
 }

@@ -16,6 +16,12 @@
  * GIT_WORK_TREE and GIT_INDEX_FILE; it shares the user's objects
  * (GIT_OBJECT_DIRECTORY, made absolute, and the alternates stay).
  *
+ * A relative entry of GIT_ALTERNATE_OBJECT_DIRECTORIES is read by git
+ * from the folder it works in (the work tree's top when started inside
+ * it, else where it started): every git child, in a place or not, gets
+ * the entries made absolute as a git started here would read them
+ * (core/gitalt.h), found once a run.
+ *
  * git itself is looked up in PATH once a run (the PATH lore-am was
  * started with) and started by its full path: no failed execve(2) in
  * each folder before git's. GIT_EXEC_PATH and the rest of the

@@ -25,7 +25,9 @@
 static char *index_file;
 
 /* a script's GIT_DIR and GIT_WORK_TREE name a repository with a work
- * tree, which git's commands use from any folder, that one outside too */
+ * tree, which git's commands use from any folder, that one outside too
+ * (where rev-parse --is-inside-work-tree says false: this lets --apply
+ * run there, it sends nothing another way) */
 static gboolean
 named_work_tree(void)
 {

@@ -50,8 +50,10 @@ one_line_path(const char *p)
 	return TRUE;
 }
 
-/* The repository's shared folder (git's "common dir"): @top/.git when
- * that is a folder of its own (no git process), else git says. */
+/* The repository's shared folder (git's "common dir"): as git found it
+ * honouring git's variables when one is set (GIT_DIR or GIT_COMMON_DIR
+ * may name another than @top/.git), else @top/.git when that is a folder
+ * of its own (no git process), else git says. */
 static char *
 common_dir(const char *top)
 {
@@ -59,6 +61,10 @@ common_dir(const char *top)
 				    "--git-common-dir", NULL};
 	g_autofree char *dotgit = g_build_filename(top, ".git", NULL);
 	g_autofree char *cd = g_build_filename(dotgit, "commondir", NULL);
+	const struct gitenv_repo *r = gitenv_repo();
+
+	if (r)
+		return g_strdup(r->common);
 	if (g_file_test(dotgit, G_FILE_TEST_IS_DIR) &&
 	    !g_file_test(dotgit, G_FILE_TEST_IS_SYMLINK) &&
 	    !g_file_test(cd, G_FILE_TEST_EXISTS))
@@ -295,10 +301,11 @@ rdtrial_run(const char *top, struct apply_job *a, int *ra, GError **ea,
 	struct place pa = {{NULL, NULL}, NULL, NULL}, pb = pa;
 
 	*ra = *rb = RDTRIAL_SLOW;
-	/* with git's variables naming another repository, index or work tree
-	 * set, the trial is left to apply_run() */
-	if (!top || gitenv_says_where() ||
-	    !object_id(a->base, strlen(a->base)) ||
+	/* git's variables naming the user's repository, index or work tree
+	 * need no other way: the places are gitenv's, whose git runs get
+	 * none of them, and share the objects (GIT_OBJECT_DIRECTORY made
+	 * absolute) */
+	if (!top || !object_id(a->base, strlen(a->base)) ||
 	    !object_id(b->base, strlen(b->base)))
 		return;
 	gitrun_guard();

@@ -22,7 +22,10 @@ treecheck_toplevel(void)
 	const struct gitenv_repo *r;
 	g_autofree char *dir = NULL;
 
-	/* git's variables say where: git found it honouring them */
+	/* git's variables say where: git found it honouring them (the
+	 * walk up from here below would find the folder's own .git, or
+	 * none from outside the work tree they name; no slower way, the
+	 * rev-parse is gitenv's once a run) */
 	if (gitenv_says_where())
 		return (r = gitenv_repo()) && r->top ? g_strdup(r->top) : NULL;
 	/* the usual case needs no git process, in a repository or not */
