@@ -3,8 +3,8 @@
 # counted with strace, and what a power cut may take back. A run that adds
 # a delivered mail to the index syncs nothing: its commit stays in the WAL
 # (synchronous = NORMAL) and the close does not copy it into the file.
-# Once the WAL has grown, one run copies it in and empties it (a
-# checkpoint, the one step that syncs). The index is a cache of the
+# Once the WAL has grown, one run copies it in, empties it and begins the
+# next one (a checkpoint, the one step that syncs). The index is a cache of the
 # mailbox: the file and its WAL without the -shm (what a power cut leaves)
 # are whole, and a lost last commit only makes the next run read that mail
 # again.
@@ -20,8 +20,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 
 MD=$TRASH/md
 idx_small_thread "$MD"
-# list mail around the thread: the first build's WAL passes a checkpoint's
-# size
+# list mail around the thread, as in a real folder (the first build leaves
+# about half a checkpoint's worth of WAL)
 perl -e 'for my $i (1..400) {
 	open my $f, ">", "$ARGV[0]/cur/fill$i.host:2,S" or die;
 	print $f "From: F <f\@example.org>\nSubject: filler $i\n",
@@ -92,8 +92,9 @@ for i in $(seq 2 31); do
 	[ "$w" -gt "$maxwal" ] && maxwal=$w
 done
 ckpt1=$(q "SELECT v FROM state WHERE k = 'checkpoints'")
-is "$synced $((ckpt1 - ckpt0))" "1 1" \
-	"30 mails added one a run: one run of them checkpoints, and syncs"
+ck_n=$((ckpt1 - ckpt0))
+check "30 mails added one a run: one run in about 20 checkpoints, and only it syncs ($synced syncing, $ck_n checkpoints)" \
+	test "$synced" = "$ck_n" -a "$ck_n" -ge 1 -a "$ck_n" -le 2
 is "$ck" "fdatasync file-wal fdatasync folder fdatasync file fdatasync file-wal " \
 	"... the WAL copied into the file, then begun again"
 check "... the WAL stays under 160 pages ($maxwal bytes)" \

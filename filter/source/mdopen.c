@@ -2,8 +2,10 @@
  * mdopen.c - the index file of a mailbox (mdindex.h) and the database
  * plumbing the index's files share: where the file is, opening it with its
  * schema, knowing it for lore-am's (SQLite's application_id and
- * user_version, as a file format tells its own files), removing it, and
- * remembering that the cache folder was too full to build it.
+ * user_version, as a file format tells its own files), when its WAL is
+ * copied into it (mdindex_checkpoint(): the one step that waits for the
+ * disk), removing it, and remembering that the cache folder was too full
+ * to build it.
  */
 #include "source/cache.h"
 #include "source/mdindex-int.h"
