@@ -12,7 +12,9 @@
  *             From address (thread_prune() scopes ids without '@' by it);
  *             big 1 when over LORE_MAX_MESSAGE
  *   ref(ref, msg)   who names an id as an ancestor
- *   state(k, v)     what the folder looked like when last indexed
+ *   state(k, v)     what the folder looked like when last indexed, and
+ *                   how many times the WAL was copied into the file
+ *                   ("checkpoints", mdindex_checkpoint())
  */
 #ifndef LORE_MDINDEX_INT_H
 #define LORE_MDINDEX_INT_H
@@ -42,6 +44,8 @@ struct mdindex {
 	gint64 deadline;
 	/* the index file opened (0: none), the one a removal may remove */
 	guint64 dev, ino;
+	/* the pages in the WAL after this run's last commit (0: none) */
+	int wal_pages;
 };
 
 /*
@@ -79,6 +83,15 @@ char *mdindex_file(const char *real);
  * x->deadline; then SQLITE_BUSY.
  */
 gboolean mdindex_open(struct mdindex *x, const char *file, GError **err);
+
+/*
+ * After a run's update: a WAL of MDINDEX_WAL_FRAMES pages or more (its
+ * commits since the last checkpoint) copied into the file and emptied,
+ * and a new WAL begun. The one step of a run that waits for the disk;
+ * nothing is said when another run's reading keeps it from happening (a
+ * later run does it).
+ */
+void mdindex_checkpoint(struct mdindex *x);
 
 /*
  * Wait a little for another holder of the index, the @n-th time for one

@@ -309,13 +309,17 @@ static int
 try_once(struct mdindex *x, const char *file, const char *msgid,
 	 struct thread *t, const char *origin, guint *added, GError **err)
 {
+	gboolean ok = FALSE;
 	int rc;
 
 	x->over = FALSE;
-	/* the walk and the reading see one state of the index: a row another
-	 * run writes meanwhile is under another id */
-	if (mdindex_open(x, file, err) && mdindex_update(x, err) &&
-	    mdindex_exec(x, "BEGIN", err)) {
+	if (mdindex_open(x, file, err) && mdindex_update(x, err)) {
+		mdindex_checkpoint(x);
+		/* the walk and the reading see one state of the index: a row
+		 * another run writes meanwhile is under another id */
+		ok = mdindex_exec(x, "BEGIN", err);
+	}
+	if (ok) {
 		rc = read_thread(x, msgid, t, origin, added, err);
 		sqlite3_exec(x->db, "COMMIT", NULL, NULL, NULL);
 	} else {
