@@ -11,7 +11,7 @@
 #include "mail/mimesplit.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 /* Remove every '\r' before a '\n' (and a final one) from the @n bytes at
