@@ -8,12 +8,14 @@
 #    arrival order, through `lore-am --passthrough --status-header -q -m
 #    THREAD -o OUT`, once with lore-am.queue = true (the state recorded,
 #    state= in the header) and once with it false: instructions per mail
-#    (callgrind, the sum over the 26 mails; the machine may be loaded)
-#    and the median wall time of the whole delivery (RUNS times each,
-#    the two settings taken in turn so that a change of load falls on
-#    both), with the load average before and after; and the same loop
-#    with /bin/true, what starting a process costs on the machine, and
-#    with `lore-am --version`, what starting lore-am costs. Then
+#    (callgrind, the sum over the 26 mails; the machine may be loaded);
+#    and the median wall time a mail over RUNS rounds of the 26 mails,
+#    each mail's process started by bench/rusage.c (no shell between two
+#    mails), the settings and the floors taken in turn so that a change
+#    of load falls on all: /bin/true (what starting a process costs on
+#    the machine), `lore-am --version` (what starting lore-am costs,
+#    its instructions counted too), the two deliveries, and their ratios,
+#    with the load average before and after. Then
 #    the system calls a mail makes (strace -f -c; the thread delivered
 #    once to make the queue file, then three times over, 78 mails, so
 #    that the checkpoints a long stream of mail makes are counted): all
@@ -51,18 +53,12 @@ deliver_all() {
 			-m "$tmp/t.mbox" <"$f" >/dev/null 2>&1
 	done
 }
-# the same loop with a program that does nothing: what starting a
-# process costs here, the floor of any per-mail time
-deliver_true() {
-	for f in "$tmp"/split/*; do
-		/bin/true <"$f" >/dev/null 2>&1
-	done
-}
-# and with `lore-am --version`: what starting lore-am itself costs
-deliver_version() {
-	for f in "$tmp"/split/*; do
-		"$lore_am" --version <"$f" >/dev/null 2>&1
-	done
+cc -O2 -o "$tmp/rusage" "$src/bench/rusage.c" ||
+	{ echo "queue-bench.sh: cannot build bench/rusage.c" >&2; exit 2; }
+# one round of the mails through "$@", its wall time in microseconds
+# (rusage's first column, the sum over the mails)
+round_usecs() {
+	"$tmp/rusage" 1 "$tmp/split" "$@" | awk '{printf "%d\n", $1 * 1e6}'
 }
 # instructions of "$@" (callgrind's count)
 insns() {
@@ -116,23 +112,32 @@ for q in false true; do
 	deliver_all
 	ins[$q]=$(mail_insns)
 done
-# the wall times in turn: false, true, false, true, ...
+# the wall times in turn: /bin/true, --version, false, true, /bin/true, ...
 for _ in $(seq "$runs"); do
+	round_usecs /bin/true >>"$tmp/wall.floor"
+	round_usecs "$lore_am" --version >>"$tmp/wall.version"
 	for q in false true; do
 		git config --global lore-am.queue $q
-		usecs deliver_all >>"$tmp/wall.$q"
+		round_usecs "$lore_am" --passthrough --status-header -q \
+			-o "$tmp/o" -m "$tmp/t.mbox" >>"$tmp/wall.$q"
 	done
 done
+# the median ms a mail of the rounds in "$1"
+per_mail() { median <"$1" | awk -v n="$n" '{printf "%.2f", $1 / n}'; }
+floor=$(per_mail "$tmp/wall.floor")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 for q in false true; do
-	printf '   lore-am.queue=%-5s %12s instructions/mail  %8s ms/mail\n' \
-		"$q" "${ins[$q]}" \
-		"$(median <"$tmp/wall.$q" | awk -v n="$n" '{printf "%.2f", $1 / n}')"
+	ms=$(per_mail "$tmp/wall.$q")
+	printf '   lore-am.queue=%-5s %12s instructions/mail  %8s ms/mail  %6sx /bin/true\n' \
+		"$q" "${ins[$q]}" "$ms" "$(ratio "$ms" "$floor")"
+	eval "ms_$q=$ms"
 done
-printf '   /bin/true in its place %22s %8s ms/mail\n' "" \
-	"$(median_ms deliver_true | awk -v n="$n" '{printf "%.2f", $1 / n}')"
-printf '   lore-am --version in its place %14s %8s ms/mail\n' "" \
-	"$(median_ms deliver_version | awk -v n="$n" '{printf "%.2f", $1 / n}')"
-echo "   ratio: $(echo "${ins[true]} ${ins[false]}" | awk '{printf "%.3f", $1 / $2}') in instructions (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
+ms=$(per_mail "$tmp/wall.version")
+printf '   lore-am --version in its place %12s instructions  %8s ms/mail  %6sx /bin/true\n' \
+	"$(insns "$lore_am" --version)" "$ms" "$(ratio "$ms" "$floor")"
+printf '   /bin/true in its place %20s instructions  %8s ms/mail\n' \
+	"$(insns /bin/true)" "$floor"
+echo "   ratio with/without the queue: $(echo "${ins[true]} ${ins[false]}" | awk '{printf "%.3f", $1 / $2}') in instructions, $(ratio "$ms_true" "$ms_false") in wall time (load after: $(cut -d' ' -f1-3 /proc/loadavg))"
 # the system calls, the queue file made first
 for q in false true; do
 	git config --global lore-am.queue $q

@@ -2,12 +2,14 @@
  * fuzz-message.c - the message reader: one raw mail (as a mail client pipes
  * it) through the header scan, RFC 2047 and address decoding, the body
  * decoder (GMime for MIME), git mailinfo's rules, the body anatomy and the
- * patch-id; and the Message-ID parsers on the same bytes. The body as git
+ * patch-id; and the Message-ID parsers and the base64 and quoted-printable
+ * decoders (against GMime's) on the same bytes. The body as git
  * applies it keeps the patch mailinfo finds, byte for byte.
  */
 #include "fuzz.h"
 
 #include "mail/body.h"
+#include "mail/cte.h"
 #include "trailers/bodyparts.h"
 #include "mail/mailinfo.h"
 #include "mail/message.h"
@@ -163,6 +165,29 @@ check_addr(const char *value)
 	g_free(ge);
 }
 
+/* The bytes, as a base64 and as a quoted-printable body, decoded by hand
+ * (cte.h) as GMime's decoder decodes them. */
+static void
+check_cte(const uint8_t *data, size_t size)
+{
+	int qp;
+
+	for (qp = 0; qp < 2; qp++) {
+		GMimeEncoding st;
+		char *want = g_malloc(size + 4), *got;
+		size_t wn, gn;
+
+		g_mime_encoding_init_decode(
+		    &st, qp ? GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE
+			    : GMIME_CONTENT_ENCODING_BASE64);
+		wn = g_mime_encoding_flush(&st, (const char *)data, size, want);
+		got = cte_decode(qp, (const char *)data, size, &gn);
+		fuzz_assert(wn == gn && !memcmp(want, got, wn));
+		g_free(want);
+		g_free(got);
+	}
+}
+
 /* The files a patch-id is taken of give that patch-id, and are the same
  * as themselves read again. */
 static void
@@ -197,6 +222,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	guint i;
 
 	check_ids(s);
+	check_cte(data, size);
 	m = message_parse((const char *)data, size, NULL);
 	if (!m)
 		goto out;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # t0020-foreign-symbols.t - the optional libraries (libcurl, libsqlite3,
-# libnotmuch, libopendkim, libsodium, GPGME) are loaded by core/dynlib.c and
-# called through their symbol tables: the binary defines no function under
+# libnotmuch, libopendkim, libsodium, GPGME) and GMime are loaded by
+# core/dynlib.c and called through their symbol tables: the binary defines no function under
 # one of their names, and exports nothing from its dynamic symbol table
 # for a library loaded later to bind to (no -Wl,--export-dynamic).
 . "$(dirname "$0")/lib.sh"
@@ -9,8 +9,8 @@
 command -v nm >/dev/null || skip_all "nm not installed"
 plan 4
 
-# the names of the six libraries' functions
-FOREIGN='^(curl_|sqlite3_|notmuch_|dkim_|gpgme_|sodium_|crypto_sign)'
+# the names of the seven libraries' functions
+FOREIGN='^(curl_|sqlite3_|notmuch_|dkim_|gpgme_|sodium_|crypto_sign|g_mime_|internet_address_)'
 
 nm -D --defined-only "$LORE_AM_REAL" >"$TRASH/dyn" 2>"$TRASH/dyn.err"
 is "$?:$(cat "$TRASH/dyn.err")" 0: "nm reads the dynamic symbol table"

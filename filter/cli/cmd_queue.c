@@ -20,7 +20,7 @@
 #include "queue/maintainers.h"
 #include "queue/queue.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -470,9 +470,9 @@ cmd_queue_main(int argc, char **argv)
 		g_error_free(err);
 		rc = LORE_EUSAGE;
 	} else {
-		g_mime_init();
+		/* GMime is started by its first use (mail/gmimelib.h) */
 		rc = queue_run(&o);
-		g_mime_shutdown();
+		gmimelib_shutdown();
 	}
 	g_option_context_free(ctx);
 	g_free(o.state);

@@ -10,7 +10,7 @@
 #include "core/say.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -352,8 +352,9 @@ static const char summary[] =
     "Exit status: 0 written; 1 no patches, incomplete series or unknown\n"
     "message; 2 usage or unreadable input; 4 a pull request's fetched\n"
     "tip is not the one its mail names; 74 output not written;\n"
-    "75 source temporarily unavailable or mailbox locked. With\n"
-    "--passthrough: 0 unless the mail itself could not be copied.\n"
+    "75 source temporarily unavailable or mailbox locked; 127 GMime\n"
+    "cannot be loaded. With --passthrough: 0 unless the mail itself\n"
+    "could not be copied.\n"
     "\n"
     "Environment: LORE_AM_LOCK_TIMEOUT, seconds --append waits for the\n"
     "mailbox's locks (default 10).";
@@ -383,6 +384,19 @@ glib_fatal(const gchar *domain, GLogLevelFlags level, const gchar *message,
 		/* nothing more can be said */
 	}
 	_exit(LORE_EUSAGE);
+}
+
+/*
+ * GMime, loaded when a run first needs it (mail/gmimelib.h), cannot be:
+ * one line, and the status the dynamic loader gave when it was linked
+ * and missing, 127. As for memory that ran out, nothing half-written is
+ * in place.
+ */
+static void
+gmime_missing(const char *why)
+{
+	lore_err("%s", why);
+	_exit(LORE_ENOLIB);
 }
 
 /* parse()'s "nothing more to do": --help was answered */
@@ -468,9 +482,10 @@ run(const struct cmd *cmd)
 	/* a file size limit must fail the write (EFBIG), not kill us
 	 * halfway: the temporary file is then removed and reported */
 	signal(SIGXFSZ, SIG_IGN);
-	g_mime_init();
+	/* GMime is loaded and started by its first use (mail/gmimelib.h):
+	 * most runs of the mail filter never need it */
 	rc = cmd->run(&opts);
-	g_mime_shutdown();
+	gmimelib_shutdown();
 	return rc;
 }
 
@@ -485,6 +500,7 @@ main(int argc, char **argv)
 	    "GLib", G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
 	    glib_fatal, NULL);
 	g_set_prgname("lore-am");
+	gmimelib_missing = gmime_missing;
 	/* a word with options of its own */
 	if (argc > 1 && !strcmp(argv[1], "queue"))
 		return cmd_queue_main(argc - 1, argv + 1);

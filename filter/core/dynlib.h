@@ -1,11 +1,11 @@
 /*
  * dynlib.h - the optional libraries (libcurl, libsqlite3, libnotmuch,
- * libopendkim, libsodium, GPGME) loaded with dlopen when a run
- * first needs one, instead of being linked: linking them maps and
+ * libopendkim, libsodium, GPGME), and GMime, loaded with dlopen when a
+ * run first needs one, instead of being linked: linking them maps and
  * relocates dozens of libraries before main() in every run, also in the
- * ones that never fetch, index or check a signature.
+ * ones that never fetch, index, check a signature or read a MIME tree.
  *
- * One style for all six. A library's module (source/curllib.h, ...) has
+ * One style for all seven. A library's module (source/curllib.h, ...) has
  * one list of the functions lore-am calls, by their own names, and makes
  * of it a struct of pointers of their own types, the table that fills
  * them, and a macro for each name that calls through its pointer:

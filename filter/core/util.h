@@ -29,6 +29,7 @@ enum lore_status {
 	LORE_EPULL = 4,	    /* a pull request's tip is not what it says */
 	LORE_EIO = 74,	    /* output could not be written (EX_IOERR) */
 	LORE_ETEMP = 75,    /* source temporarily unavailable (EX_TEMPFAIL) */
+	LORE_ENOLIB = 127,  /* GMime cannot be loaded (the dynamic loader's) */
 };
 
 /*

@@ -13,7 +13,7 @@
 #include "core/util.h"
 
 #include <fnmatch.h>
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 #include <unistd.h>
 

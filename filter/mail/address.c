@@ -7,7 +7,7 @@
 #include "mail/message.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 /* RFC 5322 atext, less the few characters whose handling we leave to GMime */

@@ -10,7 +10,7 @@
 #include "mail/rfc2047.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <stdint.h>
 #include <string.h>
 

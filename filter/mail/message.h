@@ -126,6 +126,12 @@ guint message_header_count(const struct message *msg, const char *name);
  * when it is absent or unreadable). (msgdate.c) */
 void message_read_date(struct message *m);
 
+/* "[Ddd, ]D Mmm YYYY HH:MM:SS +ZZZZ", the form nearly every mailer writes,
+ * read by hand into seconds since the epoch (@t) and the zone's offset in
+ * seconds (@tz), as GMime's date parser reads it; FALSE for any other form,
+ * GMime's to read. (msgdate.c) */
+gboolean message_date_plain(const char *s, gint64 *t, int *tz);
+
 /* Parse an address header's first mailbox into name and email (g_free),
  * each one clean line (lore_one_line), "" when absent. (address.c) */
 void message_parse_addr(const char *value, char **name, char **email);

@@ -12,7 +12,7 @@
 #define LORE_MIMESPLIT_H
 
 #include <glib.h>
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 
 struct mime_ctype {
 	const char *type, *sub; /* spans into the value read */

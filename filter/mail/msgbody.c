@@ -2,16 +2,18 @@
  * msgbody.c - message_body(): a message's text body, put together the way
  * git mailinfo reads a mail (every text part, and every part with a diff,
  * in order; the message converted to UTF-8, the patch kept as sent). A
- * single text part in 7bit/8bit, base64 or quoted-printable is decoded
- * without building GMime objects; multipart goes through GMime's parser.
+ * single text part in 7bit/8bit, base64 or quoted-printable, and a plain
+ * multipart (mimesplit.h), are decoded without GMime (cte.h); any other
+ * multipart goes through GMime's parser.
  */
 #include "mail/msgbody.h"
+#include "mail/cte.h"
 #include "mail/mailinfo.h"
 #include "mail/message.h"
 #include "mail/mimesplit.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 /* Remove every '\r' before a '\n' (and a final one) from the @n bytes at
@@ -387,11 +389,9 @@ take_leaf(struct assembly *a, const struct mime_leaf *leaf)
 	sub = g_strndup(ct.sub, ct.slen);
 	if (leaf->enc == GMIME_CONTENT_ENCODING_BASE64 ||
 	    leaf->enc == GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE) {
-		GMimeEncoding state;
-
-		g_mime_encoding_init_decode(&state, leaf->enc);
-		dec = g_malloc(g_mime_encoding_outlen(&state, n) + 1);
-		n = g_mime_encoding_flush(&state, data, n, dec);
+		dec = cte_decode(leaf->enc ==
+				     GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE,
+				 data, n, &n);
 		data = dec;
 	}
 	take_bytes(a, type, sub, data, n, leaf->enc, leaf->ctype, ct.charset);
@@ -482,20 +482,17 @@ body_kind(const struct message *msg, char **charset, GMimeContentEncoding *enc)
 }
 
 /*
- * A single text part in base64 or quoted-printable, without building GMime
- * objects: the transfer encoding undone with GMime's decoder.
+ * A single text part in base64 or quoted-printable, without GMime: the
+ * transfer encoding undone as GMime's decoder undoes it (cte.h).
  */
 static void
 decode_text(struct assembly *a, const char *s, size_t n,
 	    GMimeContentEncoding enc, const char *charset)
 {
-	GMimeEncoding state;
-	char *dec;
 	size_t dn;
+	char *dec = cte_decode(enc == GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE, s,
+			       n, &dn);
 
-	g_mime_encoding_init_decode(&state, enc);
-	dec = g_malloc(g_mime_encoding_outlen(&state, n) + 1);
-	dn = g_mime_encoding_flush(&state, s, n, dec);
 	append_text(a, dec, dn, charset);
 	g_free(dec);
 }

@@ -6,7 +6,7 @@
 #ifndef LORE_MSGBODY_H
 #define LORE_MSGBODY_H
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 
 /*
  * The decoded content of a leaf part, transfer encoding undone, or NULL

@@ -6,7 +6,7 @@
  */
 #include "mail/message.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 /* Read @n digits at *@p into *@v and move past them. */
@@ -29,8 +29,8 @@ digits(const char **p, int n, int *v)
  * anything else (no seconds, two-digit years, zone names, comments,
  * impossible dates), which GMime then reads.
  */
-static gboolean
-simple_date(const char *s, gint64 *t, int *tz)
+gboolean
+message_date_plain(const char *s, gint64 *t, int *tz)
 {
 	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
 	static const char days[] = "MonTueWedThuFriSatSun";
@@ -84,7 +84,7 @@ message_read_date(struct message *m)
 
 	if (!m->date_hdr)
 		return;
-	if (simple_date(m->date_hdr, &m->date, &m->date_tz))
+	if (message_date_plain(m->date_hdr, &m->date, &m->date_tz))
 		return;
 	dt = g_mime_utils_header_decode_date(m->date_hdr);
 	if (!dt)

@@ -14,7 +14,7 @@
 #include "mail/subject.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 /* What a walk over the parts found: the text and the patches, in order. */

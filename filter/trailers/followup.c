@@ -16,7 +16,7 @@
 #include "core/util.h"
 
 #include <fnmatch.h>
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 static struct spatch *

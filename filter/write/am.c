@@ -9,7 +9,7 @@
 #include "mail/rfc2047.h"
 #include "core/util.h"
 
-#include <gmime/gmime.h>
+#include "mail/gmimelib.h" /* GMime, loaded on first use */
 #include <string.h>
 
 void
@@ -44,32 +44,52 @@ am_subject_prefix(const struct series_entry *e)
 	return g_string_free(s, FALSE);
 }
 
-char *
-am_format_date(const char *date)
+/* @dt, whose offset from UTC is @off minutes, as am_format_date() writes
+ * it */
+static char *
+format_date(GDateTime *dt, int off)
 {
 	static const char *const wd[] = {"Mon", "Tue", "Wed", "Thu",
 					 "Fri", "Sat", "Sun"};
 	static const char *const mon[] = {"Jan", "Feb", "Mar", "Apr",
 					  "May", "Jun", "Jul", "Aug",
 					  "Sep", "Oct", "Nov", "Dec"};
-	GDateTime *dt =
-	    date && *date ? g_mime_utils_header_decode_date(date) : NULL;
-	GTimeSpan off;
-	char *s;
-	int h;
+	int h = off < 0 ? -off : off;
 
-	if (!dt)
-		return g_strdup(date ? date : "");
-	off = g_date_time_get_utc_offset(dt) / G_TIME_SPAN_MINUTE;
-	h = (int)(off < 0 ? -off : off);
-	s = g_strdup_printf(
+	return g_strdup_printf(
 	    "%s, %02d %s %04d %02d:%02d:%02d %c%02d%02d",
 	    wd[g_date_time_get_day_of_week(dt) - 1],
 	    g_date_time_get_day_of_month(dt),
 	    mon[g_date_time_get_month(dt) - 1], g_date_time_get_year(dt),
 	    g_date_time_get_hour(dt), g_date_time_get_minute(dt),
 	    g_date_time_get_second(dt), off < 0 ? '-' : '+', h / 60, h % 60);
-	g_date_time_unref(dt);
+}
+
+char *
+am_format_date(const char *date)
+{
+	GDateTime *dt;
+	gint64 t;
+	int tz;
+	char *s;
+
+	if (!date || !*date)
+		return g_strdup(date ? date : "");
+	/* the form nearly every mailer writes, read without GMime (which
+	 * reads it the same): the wall-clock time is UTC's moved by the
+	 * zone */
+	if (message_date_plain(date, &t, &tz)) {
+		dt = g_date_time_new_from_unix_utc(t + tz);
+		s = dt ? format_date(dt, tz / 60) : g_strdup(date);
+	} else {
+		dt = g_mime_utils_header_decode_date(date);
+		if (!dt)
+			return g_strdup(date);
+		s = format_date(dt, (int)(g_date_time_get_utc_offset(dt) /
+					  G_TIME_SPAN_MINUTE));
+	}
+	if (dt)
+		g_date_time_unref(dt);
 	return s;
 }
 
