@@ -42,7 +42,8 @@
 	X(lib, sqlite3_last_insert_rowid)                                      \
 	X(lib, sqlite3_changes)                                                \
 	X(lib, sqlite3_errmsg)                                                 \
-	X(lib, sqlite3_errstr)
+	X(lib, sqlite3_errstr)                                                 \
+	X(lib, sqlite3_config)
 
 struct sqlitelib {
 	struct dynlib dl;
@@ -74,5 +75,6 @@ extern struct sqlitelib sqlitelib;
 #define sqlite3_changes SQLITELIB_CALL(sqlite3_changes)
 #define sqlite3_errmsg SQLITELIB_CALL(sqlite3_errmsg)
 #define sqlite3_errstr SQLITELIB_CALL(sqlite3_errstr)
+#define sqlite3_config SQLITELIB_CALL(sqlite3_config)
 
 #endif
