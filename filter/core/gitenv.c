@@ -226,6 +226,16 @@ gitenv_place_remove(const char *dir)
 
 /* The innermost place holding @dir: TRUE, with its folder in *@top and
  * its git folder (or NULL) in *@gitdir (both g_free) */
+/* Whether the absolute @path is the folder @dir or below it. */
+static gboolean
+at_or_under(const char *path, const char *dir)
+{
+	gsize n = strlen(dir);
+
+	return !strncmp(path, dir, n) &&
+	       (path[n] == '\0' || path[n] == '/' || !strcmp(dir, "/"));
+}
+
 static gboolean
 place_of(const char *dir, char **top, char **gitdir)
 {
@@ -241,8 +251,7 @@ place_of(const char *dir, char **top, char **gitdir)
 		const struct place *p = places->pdata[i];
 
 		n = strlen(p->dir);
-		if (n > best_n && !strncmp(dir, p->dir, n) &&
-		    (dir[n] == '\0' || dir[n] == '/')) {
+		if (n > best_n && at_or_under(dir, p->dir)) {
 			best = p;
 			best_n = n;
 		}
@@ -337,7 +346,6 @@ git_workdir(void)
 	const char *const top_arg[] = {"--show-toplevel", NULL};
 	g_autofree char *here = physical("."), *top = NULL;
 	const struct gitenv_repo *r;
-	gsize n;
 
 	if (gitenv_says_where()) {
 		r = gitenv_repo();
@@ -347,8 +355,7 @@ git_workdir(void)
 
 		top = physical(l && absolute_lines(l, 1) ? l[0] : NULL);
 	}
-	if (here && top && g_str_has_prefix(here, top) &&
-	    ((n = strlen(top)) == 1 || here[n] == '\0' || here[n] == '/'))
+	if (here && top && at_or_under(here, top))
 		return g_steal_pointer(&top);
 	return g_steal_pointer(&here);
 }
