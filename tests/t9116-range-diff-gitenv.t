@@ -56,29 +56,30 @@ check_same() {
 		test "$_n" -le $((n0 + 2))
 }
 
-rd gitdir "$TRASH" GIT_DIR="$U/.git" GIT_WORK_TREE="$U"
-ok $? "GIT_DIR and GIT_WORK_TREE from outside: exit 0"
-check_same gitdir
-rd relative "$U/sub" GIT_DIR=../.git GIT_WORK_TREE=..
-ok $? "GIT_DIR and GIT_WORK_TREE relative to a subfolder: exit 0"
-check_same relative
-rd index "$U" GIT_INDEX_FILE="$TRASH/other-index"
-ok $? "GIT_INDEX_FILE another index: exit 0"
-check_same index
-rd objects "$U" GIT_OBJECT_DIRECTORY="$U/.git/objects"
-ok $? "GIT_OBJECT_DIRECTORY: exit 0"
-check_same objects
-rd common "$U" GIT_COMMON_DIR="$U/.git"
-ok $? "GIT_COMMON_DIR: exit 0"
-check_same common
-rd ceiling "$U/sub" GIT_CEILING_DIRECTORIES="$TRASH"
-ok $? "GIT_CEILING_DIRECTORIES: exit 0"
-check_same ceiling
+# setting NAME DESCRIPTION DIR VAR=VALUE...: the range-diff run in DIR
+# with the variables set exits 0 and gives what the plain run gives
+setting() {
+	_s=$1 _desc=$2; shift 2
+	rd "$_s" "$@"
+	ok $? "$_desc: exit 0"
+	check_same "$_s"
+}
+
+setting gitdir "GIT_DIR and GIT_WORK_TREE from outside" \
+	"$TRASH" GIT_DIR="$U/.git" GIT_WORK_TREE="$U"
+setting relative "GIT_DIR and GIT_WORK_TREE relative to a subfolder" \
+	"$U/sub" GIT_DIR=../.git GIT_WORK_TREE=..
+setting index "GIT_INDEX_FILE another index" \
+	"$U" GIT_INDEX_FILE="$TRASH/other-index"
+setting objects "GIT_OBJECT_DIRECTORY" \
+	"$U" GIT_OBJECT_DIRECTORY="$U/.git/objects"
+setting common "GIT_COMMON_DIR" "$U" GIT_COMMON_DIR="$U/.git"
+setting ceiling "GIT_CEILING_DIRECTORIES" \
+	"$U/sub" GIT_CEILING_DIRECTORIES="$TRASH"
 # the small tree's folders share the repository GIT_DIR names, not the
 # work tree's own .git (which has none of its objects)
-rd other "$TRASH/w2" GIT_DIR="$U/.git" GIT_WORK_TREE="$TRASH/w2"
-ok $? "GIT_WORK_TREE holding another .git: exit 0"
-check_same other
+setting other "GIT_WORK_TREE holding another .git" \
+	"$TRASH/w2" GIT_DIR="$U/.git" GIT_WORK_TREE="$TRASH/w2"
 
 deps_state "$U" >"$TRASH/after"
 same_file "$TRASH/after" "$TRASH/before" "the user's refs, status and worktrees as they were"
