@@ -45,12 +45,15 @@ WARN      = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -DLORE_VERSION='"$(VERSION)"' \
 	     $(INCLUDES) $(shell pkg-config --cflags $(PKGS))
 ALL_LDFLAGS = $(LDFLAGS)
-# libcurl, libsqlite3 and GMime are not linked: filter/core/dynlib.c loads
-# libcurl when a fetch needs it (filter/source/curllib.h), libsqlite3 when
-# an index does (filter/core/sqlitelib.h), GMime when a mail needs more
-# than lore-am's own reading (filter/mail/gmimelib.h); GLib and GObject,
-# which GMime's objects share with the program, are
-LIBS      = $(shell pkg-config --libs gobject-2.0 zlib)
+# libcurl and GMime are not linked: filter/core/dynlib.c loads libcurl
+# when a fetch needs it (filter/source/curllib.h), GMime when a mail needs
+# more than lore-am's own reading (filter/mail/gmimelib.h); GLib and
+# GObject, which GMime's objects share with the program, are. SQLite is
+# linked from its static library (libsqlite3-dev ships it): loading
+# libsqlite3.so, built with BIND_NOW, was most of what the queue cost a
+# mail (filter/core/sqlitelib.h)
+SQLITE_A := $(shell pkg-config --variable=libdir sqlite3 2>/dev/null)/libsqlite3.a
+LIBS      = $(SQLITE_A) -lm $(shell pkg-config --libs gobject-2.0 zlib)
 # the unit tests and fuzz harnesses call GMime themselves as well
 TEST_LIBS = $(LIBS) $(shell pkg-config --libs gmime-3.0)
 # glibc's DNS message parser (ns_parserr) for the DKIM keys; libopendkim
@@ -59,12 +62,18 @@ TEST_LIBS = $(LIBS) $(shell pkg-config --libs gmime-3.0)
 # developer signature is (filter/attest/edv.c, filter/attest/pgpv.c)
 LIBS     += -lresolv
 
+# A missing libsqlite3.a stops the build with the package to install.
 # libnotmuch ships no .pc file: look for its header. A missing header
 # stops the build rather than quietly leaving -N out (which turned every
 # notmuch test into a skip); NO_NOTMUCH=1 builds without it on purpose.
-# make deps (which installs it), clean and the format, layout and size
-# checks do not need it.
+# make deps (which installs both), clean and the format, layout and size
+# checks do not need them.
 NO_BUILD_GOALS = deps clean format-check layout-check size-check
+ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(SQLITE_A)),)
+$(error libsqlite3.a not found: install libsqlite3-dev)
+endif
+endif
 ifndef NO_NOTMUCH
 ifneq ($(filter-out $(NO_BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 HAVE_NOTMUCH := $(shell printf '\043include <notmuch.h>\n' | \

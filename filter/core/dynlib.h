@@ -1,11 +1,12 @@
 /*
- * dynlib.h - the optional libraries (libcurl, libsqlite3, libnotmuch,
- * libopendkim, libsodium, GPGME), and GMime, loaded with dlopen when a
- * run first needs one, instead of being linked: linking them maps and
- * relocates dozens of libraries before main() in every run, also in the
- * ones that never fetch, index, check a signature or read a MIME tree.
+ * dynlib.h - the optional libraries (libcurl, libnotmuch, libopendkim,
+ * libsodium, GPGME), and GMime, loaded with dlopen when a run first needs
+ * one, instead of being linked: linking them maps and relocates dozens of
+ * libraries before main() in every run, also in the ones that never
+ * fetch, check a signature or read a MIME tree. (SQLite, loaded so
+ * before, is linked in statically: core/sqlitelib.h.)
  *
- * One style for all seven. A library's module (source/curllib.h, ...) has
+ * One style for all six. A library's module (source/curllib.h, ...) has
  * one list of the functions lore-am calls, by their own names, and makes
  * of it a struct of pointers of their own types, the table that fills
  * them, and a macro for each name that calls through its pointer:
@@ -82,11 +83,11 @@ struct dynlib {
  * The same, for a library whose references to its own functions are
  * bound to them first (dlopen's RTLD_DEEPBIND, where there is one), not
  * after a search of the program and every library it links. For one
- * like libsqlite3, built without -Bsymbolic, whose 1 600 relocations
- * at load mostly name its own functions, the search through the twenty
- * libraries lore-am links was most of loading it (2.5 M instructions,
- * 0.9 M bound its own first; bench/RESULTS.md). The price: a function
- * it uses that LD_PRELOAD or the program replaces (malloc, fsync) is
+ * built without -Bsymbolic, whose relocations at load mostly name its
+ * own functions, the search through the libraries lore-am links is most
+ * of loading it (libsqlite3, loaded so before it was linked in: 2.5 M
+ * instructions, 0.9 M bound its own first; bench/RESULTS.md). The price: a
+ * function it uses that LD_PRELOAD or the program replaces (malloc, fsync) is
  * its own dependencies' (libc's), not the replacement; no library
  * lore-am loads relies on such a replacement. Built with a sanitizer,
  * which refuses RTLD_DEEPBIND, the library is bound as the others.

@@ -305,15 +305,8 @@ open_db(struct queue *q, GError **err)
 			    "cannot create its folder: %s", g_strerror(errno));
 		return FALSE;
 	}
-	if (!dynlib_load(&sqlitelib.dl, err))
+	if (!queue_check(q, sqlitelib_start(), err))
 		return FALSE;
-	/* SQLite's count of the memory it holds, kept by default, takes a
-	 * global lock and updates its figures on every allocation: 0.20 M of
-	 * a mail's 2.46 M instructions in the queue (schema read, statements
-	 * prepared). lore-am never asks for the count. Before the library's
-	 * first open only (later SQLITE_MISUSE, changing nothing: an -m
-	 * index opened first in the run keeps the count on). */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	if (!queue_check(q,
 			 sqlite3_open_v2(q->path, &q->db,
 					 SQLITE_OPEN_READWRITE |

@@ -21,7 +21,7 @@
 
 #include <glib.h>
 
-#include "core/sqlitelib.h" /* the sqlite3_*() calls go through it */
+#include "core/sqlitelib.h" /* SQLite, started by sqlitelib_start() */
 #include "thread/thread.h"
 
 #define MDINDEX_VERSION 1

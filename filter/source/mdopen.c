@@ -279,9 +279,9 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 			    "cannot create its folder: %s", g_strerror(errno));
 		return FALSE;
 	}
-	if (!dynlib_load(&sqlitelib.dl, err))
-		return FALSE;
-	rc = open_named(x, file);
+	rc = sqlitelib_start();
+	if (rc == SQLITE_OK)
+		rc = open_named(x, file);
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
 	/* eight mail deliveries at once wait for each other, within reason */
