@@ -49,8 +49,13 @@ dns_start || exit 1
 free_port DEAD || exit 1
 ARCH="http://127.0.0.1:$DEAD/all/%s"
 
-# thread NAME DIR: A's mails from DIR and B's, in $TRASH/NAME.mbox
-thread() { to_mbox "$TRASH/$1.mbox" "$TRASH/$2"/*.patch "$TRASH"/sb/*.patch; }
+# thread NAME DIR: A's mails from DIR and B's, in $TRASH/NAME.mbox (B's
+# part made once: to_mbox starts three processes a mail)
+to_mbox "$TRASH/sb.part" "$TRASH"/sb/*.patch
+thread() {
+	to_mbox "$TRASH/$1.mbox" "$TRASH/$2"/*.patch &&
+		cat "$TRASH/sb.part" >>"$TRASH/$1.mbox"
+}
 # run NAME MBOX ARGS...: lore-am in the maintainer's clone
 run() {
 	_n=$1 _m=$2
@@ -59,7 +64,14 @@ run() {
 }
 subjects() { git -C "$U" log --format=%s base..HEAD | tr "\n" "|"; }
 U=$TRASH/u
-user_clone "$U" base "$R" || exit 1
+# the maintainer's clone made once; each part starts from a copy of it,
+# the same files (no clone, upload-pack and checkout each time)
+user_clone "$TRASH/u0" base "$R" || exit 1
+fresh() {
+	rm -rf "$U" && cp -a "$TRASH/u0" "$U" &&
+		git -C "$U" update-index -q --refresh
+}
+fresh || exit 1
 
 # ------------------------------------------------ signed: applied
 thread good sa
@@ -80,7 +92,7 @@ mkdir -p "$TRASH/bad" && cp "$TRASH"/sa/*.patch "$TRASH/bad/"
 sed -i 's/^+a two$/+a two, and a back door/' "$TRASH"/bad/0002-*.patch
 check "the change is in the mail" grep -q "back door" "$TRASH"/bad/0002-*.patch
 thread bad bad
-user_clone "$U" base "$R" || exit 1
+fresh || exit 1
 deps_state "$U" >"$TRASH/before"
 run hard bad --apply
 is "$(cat "$TRASH/hard.rc")" 1 "altered prerequisite, hardfail: exit 1"
@@ -118,7 +130,7 @@ awk 'NR == 1 { print; print "Subject: [PATCH 1/2] a: harmless"; next } { print }
 	"$f" >"$f.new" && mv "$f.new" "$f"
 thread dup dup
 git config --global lore-am.attestation-policy hardfail
-user_clone "$U" base "$R" || exit 1
+fresh || exit 1
 deps_state "$U" >"$TRASH/before"
 run duph dup --apply
 deps_state "$U" >"$TRASH/after"
@@ -134,7 +146,7 @@ mkdir -p "$TRASH/msg" && cp "$TRASH"/sa/*.patch "$TRASH/msg/"
 sed -i '/^Signed-off-by: Pat/i Reviewed-by: Nobody <n@example.org>' \
 	"$TRASH"/msg/0001-*.patch
 thread msg msg
-user_clone "$U" base "$R" || exit 1
+fresh || exit 1
 git -C "$U" am -q "$TRASH"/sa/0001-*.patch "$TRASH"/sa/0002-*.patch || exit 1
 run intree msg --with-deps
 is "$(cat "$TRASH/intree.rc")" 0 "a changed copy of A, which the tree has: exit 0"
@@ -147,7 +159,7 @@ sed -i 's/^+a two$/+a two, and a back door/' "$TRASH"/ptbad/0002-*.patch
 thread pt pt
 thread ptbad ptbad
 git config --global lore-am.attestation-policy hardfail
-user_clone "$U" base "$R" || exit 1
+fresh || exit 1
 run ptgood pt --with-deps
 is "$(cat "$TRASH/ptgood.rc")" 0 "patatt-signed prerequisite, hardfail: exit 0"
 check "the block says A's patches are signed and verified" grep -qx \
@@ -161,12 +173,12 @@ check "the line names the patatt signature" grep -q \
 
 # ------------------------------------------------------------ JSON
 git config --global lore-am.attestation-policy softfail
-user_clone "$U" base "$R" || exit 1
+fresh || exit 1
 run json bad --with-deps --format=json
 is "$(cat "$TRASH/json.rc")" 0 "--format=json --with-deps: exit 0"
 tail -1 "$TRASH/json.err" >"$TRASH/json.doc"
 check "the JSON names the prerequisite and each patch's attestation" \
-	python3 -c '
+	"$DKIM_PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = d["prerequisites"]

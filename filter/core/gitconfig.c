@@ -265,18 +265,24 @@ env_bool(const char *v)
 	return -1;
 }
 
+/* system_config()'s answers */
+enum { SYS_ASK_GIT = -1, SYS_NO_GIT = 0, SYS_FOUND = 1 };
+
 /*
- * The system file of the git on the PATH: $(prefix)/etc/gitconfig, and
- * /etc/gitconfig for a prefix of /usr (git's Makefile). NULL with
- * GIT_CONFIG_NOSYSTEM. FALSE when another candidate exists too, so that
- * a git built with its own sysconfdir is asked rather than guessed at.
+ * The system file: none with GIT_CONFIG_NOSYSTEM, GIT_CONFIG_SYSTEM when
+ * set (neither needs to know which git runs, so a run that starts no git
+ * looks none up in PATH), else that of the git on the PATH:
+ * $(prefix)/etc/gitconfig, and /etc/gitconfig for a prefix of /usr (git's
+ * Makefile). SYS_NO_GIT when that is asked and PATH has no git;
+ * SYS_ASK_GIT when another candidate exists too, so that a git built with
+ * its own sysconfdir is asked rather than guessed at.
  */
-static gboolean
-system_config(const char *git, char **path)
+static int
+system_config(char **path)
 {
 	const char *env = g_getenv("GIT_CONFIG_NOSYSTEM");
 	char real[PATH_MAX];
-	const char *bins[2];
+	const char *bins[2], *git;
 	guint i;
 
 	*path = NULL;
@@ -284,16 +290,19 @@ system_config(const char *git, char **path)
 		int b = env_bool(env);
 
 		if (b < 0)
-			return FALSE;
+			return SYS_ASK_GIT;
 		if (b)
-			return TRUE;
+			return SYS_FOUND;
 	}
 	if ((env = g_getenv("GIT_CONFIG_SYSTEM"))) {
 		*path = g_strdup(env);
-		return TRUE;
+		return SYS_FOUND;
 	}
+	/* the lookup every git child shares (gitenv.h) */
+	if (!(git = gitenv_git()))
+		return SYS_NO_GIT;
 	if (!realpath(git, real))
-		return FALSE;
+		return SYS_ASK_GIT;
 	bins[0] = real;
 	bins[1] = git;
 	for (i = 0; i < G_N_ELEMENTS(bins); i++) {
@@ -308,14 +317,14 @@ system_config(const char *git, char **path)
 			*path = f;
 		} else if (strcmp(f, *path) && !access(f, F_OK)) {
 			g_free(f);
-			return FALSE;
+			return SYS_ASK_GIT;
 		} else {
 			g_free(f);
 		}
 	}
 	if (strcmp(*path, "/etc/gitconfig") && !access("/etc/gitconfig", F_OK))
-		return FALSE;
-	return TRUE;
+		return SYS_ASK_GIT;
+	return SYS_FOUND;
 }
 
 gboolean
@@ -328,19 +337,19 @@ gitconfig_read(GHashTable *vals)
 	    "GIT_CONFIG_COUNT",
 	    "GIT_CONFIG",
 	};
-	g_autofree char *git = g_find_program_in_path("git");
 	g_autofree char *sys = NULL, *repo = NULL;
 	const char *home = g_getenv("HOME"), *env;
 	guint i;
+	int s;
 
-	if (!git)
-		return TRUE;
 	for (i = 0; i < G_N_ELEMENTS(asks_git); i++)
 		if (g_getenv(asks_git[i]))
 			return FALSE;
 	if (gitenv_finds_elsewhere())
 		return FALSE;
-	if (!system_config(git, &sys) || !repo_config(&repo))
+	if ((s = system_config(&sys)) == SYS_NO_GIT)
+		return TRUE;
+	if (s == SYS_ASK_GIT || !repo_config(&repo))
 		return FALSE;
 	if (sys && !read_file(sys, vals))
 		return FALSE;

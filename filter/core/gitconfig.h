@@ -25,8 +25,11 @@
  * earlier ones, as `git config --get-regexp` lists them. FALSE when only
  * git can tell (include directives, quoting or escapes, a linked worktree,
  * a repository owned by someone else, GIT_CONFIG_PARAMETERS, GIT_DIR, ...):
- * @vals may then hold part of the answer and must be emptied. Without git
- * on the PATH, TRUE with nothing added (git would give nothing either).
+ * @vals may then hold part of the answer and must be emptied. git is
+ * looked up in PATH (once a run, gitenv_git()) only for the system file,
+ * when neither GIT_CONFIG_NOSYSTEM nor GIT_CONFIG_SYSTEM names it: without
+ * git on the PATH then, TRUE with nothing added (git would give nothing
+ * either).
  */
 gboolean gitconfig_read(GHashTable *vals);
 

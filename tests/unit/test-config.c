@@ -102,6 +102,37 @@ write_file(const char *path, const char *text)
 		abort();
 }
 
+/*
+ * Without git on the PATH: nothing when the system file is the one of
+ * the git on the PATH (as before), the files when the environment names
+ * it, git not needed to read them. First, before any git runs: git is
+ * looked up once a process (gitenv_git()), and here none is found; the
+ * git runs below fall back to their own PATH search.
+ */
+static void
+no_git(const char *gcfg, const char *outside)
+{
+	GHashTable *t =
+	    g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autofree char *path = g_strdup(g_getenv("PATH"));
+	const char *v;
+
+	write_file(gcfg, "[user]\n\tname = No Git\n");
+	if (chdir(outside) < 0)
+		abort();
+	g_setenv("PATH", "/nonexistent", TRUE);
+	g_unsetenv("GIT_CONFIG_NOSYSTEM");
+	tap_ok(gitconfig_read(t) && !g_hash_table_size(t),
+	       "no git on the PATH, the system file git's: an empty table");
+	g_setenv("GIT_CONFIG_NOSYSTEM", "1", TRUE);
+	tap_ok(
+	    gitconfig_read(t) && (v = g_hash_table_lookup(t, "user.name")) &&
+		!strcmp(v, "No Git"),
+	    "no git on the PATH, no system file: the files read all the same");
+	g_setenv("PATH", path, TRUE);
+	g_hash_table_destroy(t);
+}
+
 int
 main(void)
 {
@@ -131,6 +162,7 @@ main(void)
 	}
 	g_mkdir(sub, 0755);
 	g_mkdir(out, 0755);
+	no_git(gcfg, out);
 	if (!g_file_get_contents(lcfg, &init, NULL, NULL))
 		abort();
 
@@ -190,18 +222,6 @@ main(void)
 		config_free(viagit);
 		config_free(loaded);
 		g_hash_table_destroy(direct);
-	}
-	{
-		/* without git on the PATH, nothing, as before */
-		GHashTable *t = g_hash_table_new_full(g_str_hash, g_str_equal,
-						      g_free, g_free);
-		g_autofree char *path = g_strdup(g_getenv("PATH"));
-
-		g_setenv("PATH", "/nonexistent", TRUE);
-		tap_ok(gitconfig_read(t) && !g_hash_table_size(t),
-		       "no git on the PATH: an empty table");
-		g_setenv("PATH", path, TRUE);
-		g_hash_table_destroy(t);
 	}
 	if (chdir("/") == 0) {
 		g_autofree char *rm = g_strdup_printf("rm -rf '%s'", tmp);
