@@ -161,5 +161,5 @@ for mode in "" =merge; do
 		fi
 	done
 	is "$bad" 0 "$name, SIGINT at $TRIES random moments of ${ms} ms: each whole or not at all, the next run works ($moved happened)"
-	sed 's/^/# /' "$TRASH/log" | head -20
+	sed 's/^/# /' "$TRASH/log" | head -20 >&2
 done
