@@ -11,7 +11,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 31
+plan 33
 
 cd "$TRASH" || exit 1
 make_repo repo || exit 1
@@ -45,7 +45,16 @@ done
  git format-patch -q --thread=shallow --cover-letter -v 4 -o "$TRASH/v4" base..HEAD) || exit 1
 cover_letter "part: the feature" "The feature, sent again." "$TRASH/v4"/*0000*
 sed -i "s/^Date: .*/Date: Fri, 01 Mar 2024 10:00:00 +0000/" "$TRASH"/v4/*
-to_mbox all.mbox v1/*.patch v2/*.patch v3/*.patch v4/*.patch
+# a patch whose Cc is hostile: an escape sequence in a name, a bidi
+# override in an encoded one, 300 more addresses
+(cd repo && git checkout -q -b crowd base && printf 'crowd\n' >crowd.c &&
+ git add crowd.c && GIT_AUTHOR_DATE="2024-01-05 10:00:00 +0000" \
+ git commit -q -m "crowd: a patch sent to a crowd" &&
+ git format-patch -q -o "$TRASH/crowd" base..HEAD) || exit 1
+perl -i -pe 'if (/^Subject:/) { print "Cc: \"Evil\e[2J Name\" <evil\@example.org>, " .
+	"=?UTF-8?Q?Evil=E2=80=AE_Bidi?= <bidi\@example.org>, " .
+	join(", ", map { "c$_\@example.org" } 1..300) . "\n" }' "$TRASH"/crowd/*.patch
+to_mbox all.mbox v1/*.patch v2/*.patch v3/*.patch v4/*.patch crowd/*.patch
 pi_serve linux-foo all.mbox || exit 1
 V1P1=$(msgid_of v1/v1-0001-part-add-piece-1.patch)
 V2P1=$(msgid_of v2/v2-0001-part-add-piece-1.patch)
@@ -103,13 +112,26 @@ Rev Iewer <rev@example.org>
 Pat Contributor <PAT@example.com>' \
 	"-w: exit 0; Reply-To first, then To and Cc, each once, a name with a comma quoted"
 check "... stderr: b4's heading" grep -qxF "People originally included in this patch:" who.err
+
+# -w on hostile addresses: terminal-safe, at most 256
+git -C maint checkout -q -b crowd-applied base && git -C maint am -q "$TRASH"/crowd/*.patch || exit 1
+(cd maint && lore crowd dig -w HEAD)
+is "$(cat crowd.rc) $(wc -l <crowd.out) $(grep -c '@example.org>\?$' crowd.out)" "0 257 256" \
+	"-w, 303 addresses: exit 0, the link and 256 of them"
+check "... the escape made harmless, the rest counted on stderr" eval \
+	'grep -qx "\"Evil.\[2J Name\" <evil@example.org>" crowd.out &&
+	 ! grep -q "$(printf "\033")" crowd.out &&
+	 grep -qxF "Evil? Bidi <bidi@example.org>" crowd.out &&
+	 grep -qxF "... and 47 more, not listed" crowd.err'
+
+# -w without a Reply-To
 git -C maint checkout -q -b one base && git -C maint am -q "$TRASH"/v1/v1-0001-*.patch || exit 1
 (cd maint && lore who1 dig -w HEAD)
 is "$(tail -n +2 who1.out)" 'Pat Contributor <pat@example.com>
 Foo List <linux-foo@example.org>
 Rev Iewer <rev@example.org>
 "Last, First" <first@example.org>' \
-	"... no Reply-To: the From first; rev@EXAMPLE.org is rev@example.org"
+	"-w, no Reply-To: the From first; rev@EXAMPLE.org is rev@example.org"
 
 # the date bound: v1's patch 1 was sent again as v4 after the commit
 is "$(cat who1.out | head -1)" "$(link "$V1P1")" \
@@ -176,7 +198,7 @@ check "... stderr says where" grep -qF "to $TRASH/saved/v2.mbox" save.err
 is "$(cat savebad.rc)" 74 "-m into a path that cannot be: exit 74"
 check "... one error line naming it, nothing left behind" eval \
 	'grep -q "^lore-am: .*notdir" savebad.err && [ ! -s notdir ] && \
-	 [ -z "$(ls -A "$TRASH" | grep -v -e "^\.check\.out$" -e "^[a-z0-9]*\.\(out\|err\|rc\)$" -e "^\(all.mbox\|cache\|home\|maint\|notdir\|pi\|repo\|saved\|split\|v[1-4]\)$")" ]'
+	 [ -z "$(ls -A "$TRASH" | grep -v -e "^\.check\.out$" -e "^[a-z0-9]*\.\(out\|err\|rc\)$" -e "^\(all.mbox\|cache\|crowd\|home\|maint\|notdir\|pi\|repo\|saved\|split\|v[1-4]\)$")" ]'
 
 # -C: neither read nor write the cache of fetched threads
 rm -rf "$XDG_CACHE_HOME"

@@ -153,7 +153,7 @@ dig_commit(const char *rev, struct dig *d)
 	const char *date[] = {"log", "-1", "--format=%as", NULL, NULL};
 	g_autofree char *top_dir = git_line(top, NULL), *day = NULL;
 	g_autofree char *safe = lore_term_safe(rev, -1);
-	GString *patch = g_string_new(NULL), *e = g_string_new(NULL);
+	GString *patch, *e;
 
 	if (!top_dir) {
 		lore_err("dig runs in a git repository: not in one here");
@@ -165,6 +165,8 @@ dig_commit(const char *rev, struct dig *d)
 		return LORE_EUSAGE;
 	}
 	fp[3] = subj[3] = mail[3] = date[3] = d->commit;
+	patch = g_string_new(NULL);
+	e = g_string_new(NULL);
 	if (gitrun(NULL, fp, NULL, 0, patch, e, NULL) == 0 && patch->len)
 		d->patchid = git_line(pid, patch);
 	if (d->patchid)

@@ -95,20 +95,19 @@ how(const struct series_entry *e, const struct dig *d)
 static char *
 link_to(const struct dig *d, const char *id)
 {
-	g_autofree char *esc = url_escape_id(id), *u = NULL;
+	g_autofree char *esc = url_escape_id(id), *u = NULL, *url = NULL;
 	g_auto(GStrv) at = g_strsplit(esc, "%40", -1);
 	g_autofree char *plain = g_strjoinv("@", at);
 	size_t n;
 
 	u = lore_mask_fill(d->linkmask ? d->linkmask : d->mask, plain);
-	if (!d->linkmask) {
-		n = strlen(u);
-		while (n && u[n - 1] == '/')
-			u[--n] = '\0';
-		plain = g_strconcat(u, "/", NULL);
-		return lore_term_safe(plain, -1);
-	}
-	return lore_term_safe(u, -1);
+	if (d->linkmask)
+		return lore_term_safe(u, -1);
+	n = strlen(u);
+	while (n && u[n - 1] == '/')
+		u[--n] = '\0';
+	url = g_strconcat(u, "/", NULL);
+	return lore_term_safe(url, -1);
 }
 
 /* The best match: a patch of the newest revision first, the Link:
