@@ -11,7 +11,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 33
+plan 34
 
 cd "$TRASH" || exit 1
 make_repo repo || exit 1
@@ -87,6 +87,11 @@ check "--commitish=COMMIT too" cmp -s dashc2.out best.out
 (cd maint && lore twice dig -c HEAD~1 HEAD)
 fails twice 2 "dig takes one commit: lore-am dig COMMIT \(or -c COMMIT\)" \
 	"-c COMMIT and COMMIT: exit 2, one line"
+
+# b4's linkmask (lore-am.linkmask), b4's -c NAME=VALUE before the word
+(cd maint && lore mask -c "b4.linkmask=https://patch.msgid.link/%s" dig HEAD~1)
+is "$(cat mask.rc) $(cat mask.out)" "0 https://patch.msgid.link/$V2P2" \
+	"b4.linkmask: the link in its form"
 
 # -a: every revision, b4's three lines each, the match marked
 (cd maint && lore all dig -a HEAD~1)
