@@ -8,9 +8,10 @@
  * not), b4's -c NAME=VALUE (its config override, before the word as b4
  * takes it, and after it when the value reads as one) is --config, diff's
  * -n, -o, -c and -g are --no-diff, --output-diff, --color and --gitdir,
- * mbox's -r is --refetch, and a word of b4's that lore-am does not do is
- * refused in one line that names what to use, never fetched as a
- * Message-ID.
+ * mbox's -r is --refetch, dig's -c, -a, -w and -m are --commitish,
+ * --all-series, --who and --save-mbox, and a word of b4's that lore-am
+ * does not do is refused in one line that names what to use, never
+ * fetched as a Message-ID.
  */
 #include "cli/cmd.h"
 #include "core/config.h"
@@ -320,6 +321,22 @@ ty_letters(GPtrArray *a, guint from)
 	g_ptr_array_insert(a, from, g_strdup("--ty"));
 }
 
+/* b4 dig's letters after the word, lore-am's long options (-c, -a, -w
+ * and -m mean other things before it; -C is --no-cache everywhere) */
+static void
+dig_letters(GPtrArray *a, guint from)
+{
+	static const char *const map[][3] = {
+	    {"-c", "--commitish", "--commitish"},
+	    {"-a", "--all-series", "--all-series"},
+	    {"-w", "--who", "--who"},
+	    {"-m", "--save-mbox", "--save-mbox"},
+	};
+
+	word_letters(a, from, map, G_N_ELEMENTS(map), "cm");
+	g_ptr_array_insert(a, from, g_strdup("--dig"));
+}
+
 /*
  * b4's -c NAME=VALUE after the word (or with none): --config, when the
  * value reads as one (assign_like()); else -c is lore-am's own
@@ -368,8 +385,10 @@ take_word(GPtrArray *a, guint w)
 		g_ptr_array_insert(a, w, g_strdup("--range-diff="));
 	} else if (!strcmp(word, "mbox"))
 		mbox_word(a, w);
-	else if (!strcmp(word, "pr") || !strcmp(word, "dig"))
-		g_ptr_array_insert(a, w, g_strconcat("--", word, NULL));
+	else if (!strcmp(word, "pr"))
+		g_ptr_array_insert(a, w, g_strdup("--pr"));
+	else if (!strcmp(word, "dig"))
+		dig_letters(a, w);
 	else if (!strcmp(word, "ty"))
 		ty_letters(a, w);
 	return LORE_OK;

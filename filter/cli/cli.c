@@ -41,6 +41,8 @@ cli_clear(struct cli *c)
 	g_free(c->ty_pw_state);
 	g_free(c->diff_output);
 	g_free(c->refetch);
+	g_free(c->dig_commit);
+	g_free(c->dig_mbox);
 	if (c->stdin_mails)
 		g_ptr_array_unref(c->stdin_mails);
 	memset(c, 0, sizeof(*c));

@@ -72,6 +72,11 @@ struct cli {
 	gboolean pr;	  /* b4's word pr: a pull request (cmd_pr.c) */
 	gboolean explode; /* pr -e: its commits as an am-ready series */
 	gboolean dig;	  /* the word dig: where a commit came from */
+	/* dig's letters (b4 dig's -c, -a, -w, -m; b4words.c) */
+	char *dig_commit; /* dig -c COMMIT, or NULL: the argument */
+	gboolean dig_all; /* dig -a: every revision of the series */
+	gboolean dig_who; /* dig -w: who the patch was sent to */
+	char *dig_mbox;	  /* dig -m FILE: the thread saved, or NULL */
 	char *format;	  /* --format: "text" or "json", or NULL */
 	gboolean json;	  /* --format=json (cmd_common_check() sets it) */
 	char **stable;	  /* --stable BRANCH..., or NULL */

@@ -1,19 +1,20 @@
 /*
  * cmd_dig.c - lore-am dig COMMIT (b4 dig): the series a commit was applied
- * from. The commit's `git patch-id --stable` is asked of the archive's
- * search (public-inbox's patchid:), then its subject and author (s:, f:);
- * the thread of the patch found, and of every patch of the same title and
- * sender the search knows (the other revisions, often threads of their
- * own), go through the series stage, and every revision is listed with
- * its date and Message-ID, the one the commit matches marked. The answer
- * goes to standard output, as --range-diff's does.
+ * from. The messages the commit's Link: trailers name are fetched first;
+ * then its `git patch-id --stable` is asked of the archive's search
+ * (public-inbox's patchid:), then its subject and author (s:, f:), each
+ * search bounded by the commit's author date and a day (d:..YYYYMMDD), so
+ * that a later resend or backport is not taken for it. The threads found,
+ * and those of the patches of the same title and sender up to that day
+ * (the other revisions, often threads of their own), go through the
+ * series stage; digout.c answers.
  */
 #include "cli/cmd.h"
+#include "cli/dig-int.h"
 #include "core/config.h"
 #include "core/gitrun.h"
+#include "core/msgid.h"
 #include "core/util.h"
-#include "mail/patchid.h"
-#include "mail/subject.h"
 #include "series/series.h"
 #include "source/gather.h"
 #include "source/lore.h"
@@ -25,16 +26,6 @@
 /* threads fetched for the other revisions, at most */
 #define DIG_MAX_THREADS 16
 
-/* What the repository says of the commit. */
-struct dig {
-	char *commit;	       /* full id */
-	char *patchid;	       /* git patch-id --stable, or NULL (no diff) */
-	char *subject;	       /* its title */
-	char *email;	       /* its author's address */
-	struct message *found; /* the patch found (the thread's), or NULL */
-	gboolean by_patchid;   /* found by its patch-id, not its subject */
-};
-
 static void
 dig_clear(struct dig *d)
 {
@@ -42,42 +33,113 @@ dig_clear(struct dig *d)
 	g_free(d->patchid);
 	g_free(d->subject);
 	g_free(d->email);
+	g_free(d->until);
+	if (d->links)
+		g_ptr_array_free(d->links, TRUE);
+	if (d->linked)
+		g_ptr_array_free(d->linked, TRUE);
 }
 
 static int
 dig_check(struct cli *c)
 {
+	gboolean arg = c->args && c->args[0];
+
 	if (c->apply || c->range_diff || c->thread || c->maildir || c->append ||
 	    c->explode || c->pr) {
 		lore_err("dig takes a commit and lists the series it came "
 			 "from: no other command goes with it");
 		return LORE_EUSAGE;
 	}
-	if (!c->args || !c->args[0] || c->args[1]) {
-		lore_err("dig takes one commit: lore-am dig COMMIT");
+	if ((c->dig_commit && arg) || (!c->dig_commit && !arg) ||
+	    (arg && c->args[1])) {
+		lore_err("dig takes one commit: lore-am dig COMMIT (or -c "
+			 "COMMIT)");
+		return LORE_EUSAGE;
+	}
+	if (c->dig_mbox && !*c->dig_mbox) {
+		lore_err("dig -m takes a file name");
 		return LORE_EUSAGE;
 	}
 	return LORE_OK;
 }
 
-/* "git ARGV..." with @in on its stdin: its first line (g_free), NULL
- * when it fails or says nothing */
+/* "git ARGV..." with @in on its stdin: what it says (g_free), NULL when
+ * it fails or says nothing */
+static char *
+git_out(const char *const *argv, const GString *in)
+{
+	GString *o = g_string_new(NULL), *e = g_string_new(NULL);
+	int rc = gitrun(NULL, argv, in ? in->str : NULL, in ? in->len : 0, o, e,
+			NULL);
+
+	g_string_free(e, TRUE);
+	if (rc == 0 && o->len)
+		return g_string_free(o, FALSE);
+	g_string_free(o, TRUE);
+	return NULL;
+}
+
+/* its first line */
 static char *
 git_line(const char *const *argv, const GString *in)
 {
-	GString *o = g_string_new(NULL), *e = g_string_new(NULL);
-	char *line = NULL;
+	g_autofree char *o = git_out(argv, in);
 
-	if (gitrun(NULL, argv, in ? in->str : NULL, in ? in->len : 0, o, e,
-		   NULL) == 0 &&
-	    o->len)
-		line = gitrun_first_line(o->str);
-	g_string_free(o, TRUE);
-	g_string_free(e, TRUE);
-	return line;
+	return o ? gitrun_first_line(o) : NULL;
 }
 
-/* The commit @rev names, its patch-id, title and author. */
+/* The last day the searches take, YYYY-MM-DD (the author's) and a day:
+ * public-inbox's d: reads the Date in UTC, and the author's zone may be
+ * a day off. */
+static void
+dig_until(struct dig *d, const char *ymd)
+{
+	int y, m, day;
+	g_autoptr(GDateTime) t = NULL, next = NULL, end = NULL;
+
+	if (!ymd || sscanf(ymd, "%4d-%2d-%2d", &y, &m, &day) != 3 ||
+	    !(t = g_date_time_new_utc(y, m, day, 0, 0, 0)))
+		return;
+	next = g_date_time_add_days(t, 1);
+	end = next ? g_date_time_add_days(next, 1) : NULL;
+	if (!end)
+		return;
+	d->until = g_date_time_format(next, "%Y%m%d");
+	d->until_t = g_date_time_to_unix(end) - 1;
+}
+
+/* The commit's Link: trailers (git's trailer rules), and the Message-ID
+ * of each that names one on an archive (https://host/list/ID/) */
+static void
+dig_links(struct dig *d)
+{
+	const char *tr[] = {"log", "-1",
+			    "--format=%(trailers:key=Link,valueonly,unfold)",
+			    d->commit, NULL};
+	g_autofree char *out = git_out(tr, NULL);
+	g_auto(GStrv) lines = out ? g_strsplit(out, "\n", -1) : NULL;
+	guint i;
+
+	d->links = g_ptr_array_new_with_free_func(g_free);
+	d->linked = g_ptr_array_new_with_free_func(g_free);
+	for (i = 0; lines && lines[i] && d->links->len < DIG_MAX_LINKS; i++) {
+		char *v = g_strstrip(lines[i]);
+		char *id;
+
+		if (!g_str_has_prefix(v, "https://") &&
+		    !g_str_has_prefix(v, "http://"))
+			continue;
+		g_ptr_array_add(d->links, g_strdup(v));
+		id = msgid_from_arg(v);
+		if (id && strchr(id, '@') && msgid_valid(id))
+			g_ptr_array_add(d->linked, id);
+		else
+			g_free(id);
+	}
+}
+
+/* The commit @rev names, its patch-id, title, author, date and links. */
 static int
 dig_commit(const char *rev, struct dig *d)
 {
@@ -88,9 +150,10 @@ dig_commit(const char *rev, struct dig *d)
 	const char *pid[] = {"patch-id", "--stable", NULL};
 	const char *subj[] = {"log", "-1", "--format=%s", NULL, NULL};
 	const char *mail[] = {"log", "-1", "--format=%ae", NULL, NULL};
-	g_autofree char *top_dir = git_line(top, NULL);
+	const char *date[] = {"log", "-1", "--format=%as", NULL, NULL};
+	g_autofree char *top_dir = git_line(top, NULL), *day = NULL;
 	g_autofree char *safe = lore_term_safe(rev, -1);
-	GString *patch = g_string_new(NULL), *e = g_string_new(NULL);
+	GString *patch, *e;
 
 	if (!top_dir) {
 		lore_err("dig runs in a git repository: not in one here");
@@ -101,13 +164,18 @@ dig_commit(const char *rev, struct dig *d)
 		lore_err("'%s' is not a commit in this repository", safe);
 		return LORE_EUSAGE;
 	}
-	fp[3] = subj[3] = mail[3] = d->commit;
+	fp[3] = subj[3] = mail[3] = date[3] = d->commit;
+	patch = g_string_new(NULL);
+	e = g_string_new(NULL);
 	if (gitrun(NULL, fp, NULL, 0, patch, e, NULL) == 0 && patch->len)
 		d->patchid = git_line(pid, patch);
 	if (d->patchid)
 		*strchrnul(d->patchid, ' ') = 0;
 	d->subject = git_line(subj, NULL);
 	d->email = git_line(mail, NULL);
+	day = git_line(date, NULL);
+	dig_until(d, day);
+	dig_links(d);
 	g_string_free(patch, TRUE);
 	g_string_free(e, TRUE);
 	if (!d->subject)
@@ -117,22 +185,10 @@ dig_commit(const char *rev, struct dig *d)
 	return LORE_OK;
 }
 
-/* The title of a patch mail, as the series stage reads it (g_free). */
+/* "s:"TITLE" f:ADDR d:..DAY": a phrase and an address a search can
+ * hold, bounded by the commit's date */
 static char *
-title_of(const struct message *m)
-{
-	struct subject s;
-	char *t;
-
-	subject_parse(m->subject ? m->subject : "", &s);
-	t = g_strdup(s.title);
-	subject_clear(&s);
-	return t;
-}
-
-/* "s:"TITLE" f:ADDR": a phrase and an address a search can hold */
-static char *
-subject_query(const char *title, const char *email)
+subject_query(const char *title, const char *email, const struct dig *d)
 {
 	GString *q = g_string_new("s:\"");
 	const char *c;
@@ -141,26 +197,10 @@ subject_query(const char *title, const char *email)
 		g_string_append_c(q, strchr("\"\\()", *c) ? ' ' : *c);
 	g_string_append_c(q, '"');
 	if (*email && strlen(email) < 200 && !strpbrk(email, "\" ()\\"))
-		g_string_append_printf(q, " f:%s", email);
+		g_string_append_printf(q, " AND f:%s", email);
+	if (d->until)
+		g_string_append_printf(q, " AND d:..%s", d->until);
 	return g_string_free(q, FALSE);
-}
-
-static gboolean
-same_patch(struct message *m, const struct dig *d)
-{
-	g_autofree char *id =
-	    d->patchid ? patchid_stable(message_body(m)) : NULL;
-
-	return id && !strcmp(id, d->patchid);
-}
-
-static gboolean
-same_title(const struct message *m, const char *title, const char *email)
-{
-	g_autofree char *t = title_of(m);
-
-	return !strcmp(t, title) &&
-	       (!*email || !g_ascii_strcasecmp(m->from_email, email));
 }
 
 /* The patch the search found for @d: its patch-id, else its title and
@@ -171,12 +211,12 @@ pick(struct thread *t, struct dig *d)
 	guint i;
 
 	for (i = 0; i < t->msgs->len; i++)
-		if (same_patch(t->msgs->pdata[i], d)) {
+		if (dig_same_patch(t->msgs->pdata[i], d)) {
 			d->by_patchid = TRUE;
 			return t->msgs->pdata[i];
 		}
 	for (i = 0; i < t->msgs->len; i++)
-		if (same_title(t->msgs->pdata[i], d->subject, d->email))
+		if (dig_same_title(t->msgs->pdata[i], d->subject, d->email))
 			return t->msgs->pdata[i];
 	return NULL;
 }
@@ -194,17 +234,54 @@ search(struct gather *g, const char *query, struct thread *t)
 	return rc;
 }
 
-/* The patch's thread, and those of the patches of the same title and
- * sender the archive holds: every revision. */
+/* The threads of the messages the Link: trailers name, into @all; the
+ * first of them that is a patch when nothing else was found. Only the
+ * archive failing (LORE_ETEMP) is an error: a link may name another. */
 static int
-gather_revisions(struct gather *g, struct message *found, struct thread *all)
+fetch_links(struct gather *g, const struct dig *d, struct thread *all)
 {
-	g_autofree char *title = title_of(found);
-	g_autofree char *q = subject_query(title, found->from_email);
+	GError *err = NULL;
+	guint i;
+	int rc;
+
+	for (i = 0; i < d->linked->len; i++) {
+		rc = gather_more(g, d->linked->pdata[i], all, &err);
+		if (rc == LORE_ETEMP)
+			return lore_err_take(err);
+		g_clear_error(&err);
+	}
+	return LORE_OK;
+}
+
+/* The patch the links name, for the revisions' search, or NULL. */
+static struct message *
+linked_patch(const struct dig *d, struct thread *all)
+{
+	guint i;
+
+	for (i = 0; i < d->linked->len; i++) {
+		struct message *m = thread_get(all, d->linked->pdata[i]);
+
+		if (m && strstr(message_body(m), "\ndiff --git "))
+			return m;
+	}
+	return NULL;
+}
+
+/* The patch's thread, and those of the patches of the same title and
+ * sender the archive holds up to the commit's day: every revision. */
+static int
+gather_revisions(struct gather *g, struct message *found, const struct dig *d,
+		 struct thread *all)
+{
+	g_autofree char *title = dig_title_of(found);
+	g_autofree char *q = subject_query(title, found->from_email, d);
 	struct thread *hits = thread_new();
 	GError *err = NULL;
 	guint i, n = 0;
-	int rc = gather_more(g, found->msgid, all, &err);
+	int rc = thread_get(all, found->msgid)
+		     ? LORE_OK
+		     : gather_more(g, found->msgid, all, &err);
 
 	if (rc == LORE_OK && search(g, q, hits) == LORE_ETEMP)
 		rc = LORE_ETEMP;
@@ -212,7 +289,7 @@ gather_revisions(struct gather *g, struct message *found, struct thread *all)
 		struct message *m = hits->msgs->pdata[i];
 
 		if (thread_get(all, m->msgid) ||
-		    !same_title(m, title, found->from_email) ||
+		    !dig_same_title(m, title, found->from_email) ||
 		    n >= DIG_MAX_THREADS)
 			continue;
 		n++;
@@ -227,80 +304,30 @@ gather_revisions(struct gather *g, struct message *found, struct thread *all)
 	return rc;
 }
 
-/* Does patch @e of revision @rev match the commit? Says how, or NULL. */
-static const char *
-matches(const struct series_entry *e, const struct dig *d)
-{
-	if (!e->p)
-		return NULL;
-	if (same_patch(e->p->msg, d))
-		return "the same patch-id";
-	if (!d->by_patchid && same_title(e->p->msg, d->subject, d->email))
-		return "the same subject and author, another diff";
-	return NULL;
-}
-
-/* One revision's line, and the patches of it the commit matches. */
-static guint
-print_revision(struct series *ser, const struct dig *d)
-{
-	struct series_entry *first = NULL;
-	g_autoptr(GDateTime) when = NULL;
-	g_autofree char *subj = NULL, *id = NULL, *date = NULL;
-	guint i, hits = 0;
-
-	for (i = 0; i < ser->slots->len && !first; i++)
-		if (g_array_index(ser->slots, struct series_entry, i).p)
-			first =
-			    &g_array_index(ser->slots, struct series_entry, i);
-	if (!first)
-		return 0;
-	when = g_date_time_new_from_unix_utc(first->p->msg->date);
-	date = when ? g_date_time_format(when, "%Y-%m-%d") : g_strdup("?");
-	subj = lore_term_safe(first->p->msg->subject, -1);
-	id = lore_term_safe(first->p->msg->msgid, -1);
-	printf("v%d  %s  %d patch%s  %s\n      <%s>\n", ser->revision, date,
-	       ser->expected, ser->expected == 1 ? "" : "es", subj, id);
-	for (i = 1; i < ser->slots->len; i++) {
-		struct series_entry *e =
-		    &g_array_index(ser->slots, struct series_entry, i);
-		const char *how = matches(e, d);
-		g_autofree char *pid = NULL;
-
-		if (!how)
-			continue;
-		hits++;
-		pid = lore_term_safe(e->p->msg->msgid, -1);
-		printf("   => the commit is v%d's patch %u/%d, <%s> (%s)\n",
-		       ser->revision, i, ser->expected, pid, how);
-	}
-	return hits;
-}
-
+/* The archive's search for the commit: its patch-id, else its subject and
+ * author, up to its day. */
 static int
-print_series(struct thread *all, const struct dig *d)
+find(struct gather *g, struct dig *d, struct thread *hits)
 {
-	struct series_set *s = series_analyse(all, trailer_reply_sends);
-	GArray *revs = series_revisions(s);
-	g_autofree char *c = lore_term_safe(d->subject, -1);
-	guint i, hits = 0;
+	g_autofree char *q = NULL;
+	int rc = LORE_ENOTFOUND;
 
-	printf("%.12s %s\n", d->commit, c);
-	printf("found %s; %u revision%s of the series:\n",
-	       d->by_patchid ? "by its patch-id" : "by its subject and author",
-	       revs->len, revs->len == 1 ? "" : "s");
-	for (i = 0; i < revs->len; i++) {
-		struct series *ser = series_get(s, g_array_index(revs, int, i));
-
-		if (ser)
-			hits += print_revision(ser, d);
+	if (d->patchid) {
+		q = d->until ? g_strdup_printf("patchid:%s AND d:..%s",
+					       d->patchid, d->until)
+			     : g_strconcat("patchid:", d->patchid, NULL);
+		rc = search(g, q, hits);
 	}
-	g_array_unref(revs);
-	series_set_free(s);
-	if (!hits)
-		printf("   no revision holds the commit's patch as it was "
-		       "committed\n");
-	return fflush(stdout) ? LORE_EIO : LORE_OK;
+	if (rc == LORE_OK && (d->found = pick(hits, d)))
+		return LORE_OK;
+	if (rc && rc != LORE_ENOTFOUND)
+		return rc;
+	g_free(q);
+	q = subject_query(d->subject, d->email, d);
+	rc = search(g, q, hits);
+	if (rc == LORE_OK && !(d->found = pick(hits, d)))
+		rc = LORE_ENOTFOUND;
+	return rc;
 }
 
 static int
@@ -309,7 +336,8 @@ dig_work(struct cli *c, struct config *cfg, struct dig *d)
 	struct lore_opts lo = {0};
 	struct gather *g = NULL;
 	struct thread *hits = thread_new(), *all = thread_new();
-	g_autofree char *q = NULL;
+	struct message *seed = NULL;
+	struct series_set *s;
 	int rc = run_sources(c, cfg, NULL, &lo, &g);
 
 	if (!rc && !g->archive) {
@@ -317,25 +345,29 @@ dig_work(struct cli *c, struct config *cfg, struct dig *d)
 			 "-L URL or leave -m out");
 		rc = LORE_EUSAGE;
 	}
-	if (!rc && d->patchid) {
-		q = g_strconcat("patchid:", d->patchid, NULL);
-		rc = search(g, q, hits);
-	}
-	if (!rc || rc == LORE_ENOTFOUND) {
-		g_free(q);
-		q = subject_query(d->subject, d->email);
-		rc = pick(hits, d) ? LORE_OK : search(g, q, hits);
-	}
-	if (!rc && !(d->found = pick(hits, d)))
-		rc = LORE_ENOTFOUND;
-	if (rc == LORE_ENOTFOUND)
+	if (!rc)
+		rc = fetch_links(g, d, all);
+	if (!rc)
+		rc = find(g, d, hits);
+	if (rc == LORE_ENOTFOUND && (seed = linked_patch(d, all)))
+		rc = LORE_OK;
+	else if (!rc)
+		seed = d->found;
+	if (rc == LORE_ENOTFOUND) {
 		lore_err("%.12s is not in the archive: no patch has its "
 			 "patch-id, nor its subject and author",
 			 d->commit);
+		dig_try_links(d);
+	}
 	if (!rc)
-		rc = gather_revisions(g, d->found, all);
-	if (!rc)
-		rc = print_series(all, d);
+		rc = gather_revisions(g, seed, d, all);
+	if (!rc) {
+		s = series_analyse(all, trailer_reply_sends);
+		d->mask = lo.mask;
+		d->linkmask = config_get(cfg, "linkmask", "linkmask");
+		rc = dig_answer(s, d, c, g);
+		series_set_free(s);
+	}
 	gather_free(g);
 	lore_opts_clear(&lo);
 	thread_free(hits);
@@ -348,7 +380,7 @@ dig_run(struct cli *c)
 {
 	struct dig d = {0};
 	struct config *cfg;
-	int rc = dig_commit(c->args[0], &d);
+	int rc = dig_commit(c->dig_commit ? c->dig_commit : c->args[0], &d);
 
 	if (!rc) {
 		cfg = config_load();

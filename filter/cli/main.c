@@ -263,6 +263,14 @@ static GOptionEntry entries[] = {
      NULL},
     {"dig", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &opts.dig,
      "The word dig: find the series a commit was applied from", NULL},
+    {"commitish", 0, 0, G_OPTION_ARG_STRING, &opts.dig_commit,
+     "dig: the commit to dig for, instead of the argument (-c)", "COMMIT"},
+    {"all-series", 0, 0, G_OPTION_ARG_NONE, &opts.dig_all,
+     "dig: list every revision of the series, not the best match (-a)", NULL},
+    {"who", 0, 0, G_OPTION_ARG_NONE, &opts.dig_who,
+     "dig: the people the patch was sent to (-w)", NULL},
+    {"save-mbox", 0, 0, G_OPTION_ARG_FILENAME, &opts.dig_mbox,
+     "dig: save the matched patch's thread as an mboxrd FILE (-m)", "FILE"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &opts.format,
      "The summary as text (the default) or as json: one JSON document, "
      "the last line of stderr",
@@ -345,7 +353,8 @@ static const char summary[] =
     "b4's word 'am' may come first: lore-am am -o - ID > series.mbx\n"
     "lore-am pr [-e] [MSGID]: fetch the pull request mail's branch\n"
     "into FETCH_HEAD and check it (-e: write its commits as a series).\n"
-    "lore-am dig COMMIT: find the series COMMIT was applied from.\n"
+    "lore-am dig [-a] [-w] [-m FILE] [-C] COMMIT (or -c COMMIT): find\n"
+    "the series COMMIT was applied from.\n"
     "lore-am queue: the series seen and their state (lore-am queue "
     "--help).\n"
     "\n"
