@@ -152,9 +152,8 @@ what_of(const char *const *argv)
 }
 
 static int
-wait_child(GPid pid, const char *dir, const char *const *argv, GError **err)
+wait_child(GPid pid, const char *dir, const char *what, GError **err)
 {
-	g_autofree char *what = what_of(argv);
 	int st = gitwait_child(pid, dir, what, err);
 
 	if (st < 0 || WIFEXITED(st))
@@ -194,9 +193,13 @@ spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
 	const char *git = gitenv_git();
 	g_auto(GStrv) av = full_argv(git, dir, argv);
 	g_auto(GStrv) env = gitenv_child(dir);
+	g_autofree char *what = what_of(argv);
 	GError *e = NULL;
 	GPid pid;
 
+	/* a temporary folder already removed: git could only fail there */
+	if (gitwait_gone(dir, what, err))
+		return -1;
 	if (!g_spawn_async_with_pipes_and_fds(
 		NULL, (const char *const *)av, (const char *const *)env,
 		(git ? G_SPAWN_FILE_AND_ARGV_ZERO : G_SPAWN_SEARCH_PATH) |
@@ -208,7 +211,7 @@ spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
 		g_error_free(e);
 		return -1;
 	}
-	return wait_child(pid, dir, argv, err);
+	return wait_child(pid, dir, what, err);
 }
 
 int

@@ -192,6 +192,44 @@ wait_watched(GPid pid, int fd, int *st)
 	return ended;
 }
 
+/* A child stopped (@how "stopped"), failed there ("failed") or not
+ * started (NULL) in the removed folder @top: @err says so, and the first
+ * such message is kept for gitwait_lost() */
+static void
+note_lost(const char *top, const char *what, const char *how, GError **err)
+{
+	g_autofree char *t = lore_term_safe(top, -1);
+	char *m = how ? g_strdup_printf("the temporary folder '%s' was "
+					"removed while %s ran in it: %s %s",
+					t, what, what, how)
+		      : g_strdup_printf("the temporary folder '%s' was "
+					"removed before %s could run in it",
+					t, what);
+
+	g_set_error_literal(err, LORE_ERROR, LORE_ENOTFOUND, m);
+	G_LOCK(watches);
+	if (!lost)
+		lost = g_steal_pointer(&m);
+	G_UNLOCK(watches);
+	g_free(m);
+}
+
+gboolean
+gitwait_gone(const char *dir, const char *what, GError **err)
+{
+	g_autofree char *top = NULL;
+	int fd = watched(dir, &top);
+	gboolean gone;
+
+	if (fd < 0)
+		return FALSE;
+	gone = removed(fd);
+	close(fd);
+	if (gone)
+		note_lost(top, what, NULL, err);
+	return gone;
+}
+
 int
 gitwait_child(GPid pid, const char *dir, const char *what, GError **err)
 {
@@ -201,6 +239,11 @@ gitwait_child(GPid pid, const char *dir, const char *what, GError **err)
 	if (fd >= 0) {
 		gboolean ended = wait_watched(pid, fd, &st);
 		int e = errno;
+		/* one that failed on its own there failed for that: the
+		 * stage must not take it for git's verdict on the series */
+		gboolean failed_there = ended && st != -1 &&
+					(!WIFEXITED(st) || WEXITSTATUS(st)) &&
+					removed(fd);
 
 		close(fd);
 		if (ended && st == -1) {
@@ -209,20 +252,8 @@ gitwait_child(GPid pid, const char *dir, const char *what, GError **err)
 				    g_strerror(e));
 			return -1;
 		}
-		if (!ended) {
-			g_autofree char *t = lore_term_safe(top, -1);
-
-			char *m = g_strdup_printf(
-			    "the temporary folder '%s' was removed while %s "
-			    "ran in it: %s stopped",
-			    t, what, what);
-
-			g_set_error_literal(err, LORE_ERROR, LORE_ENOTFOUND, m);
-			G_LOCK(watches);
-			if (!lost)
-				lost = g_steal_pointer(&m);
-			G_UNLOCK(watches);
-			g_free(m);
+		if (!ended || failed_there) {
+			note_lost(top, what, ended ? "failed" : "stopped", err);
 			return -1;
 		}
 		return st;

@@ -16,6 +16,9 @@
  * grace) and the wait fails with one line naming the folder. There is no
  * bound on time: a git step on a large tree may take minutes.
  *
+ * A child must be waited for by the thread that started it (the kernel
+ * signals it when that thread ends); the --check workers do so.
+ *
  * Ownership: the watched folders' paths are copied; all of it may be
  * called from any thread.
  */
@@ -41,9 +44,14 @@ void gitwait_unwatch(const char *dir);
  */
 int gitwait_child(GPid pid, const char *dir, const char *what, GError **err);
 
-/* Whether a child was stopped so in this process: the first such stop's
- * message (the module's, never freed), NULL for none. The stage then
- * stops as when interrupted: nothing is tried again in another folder. */
+/* Whether @dir (NULL: never) is in a watched folder already removed:
+ * TRUE with @err set (and noted for gitwait_lost()), nothing to start
+ * there; @what names the program that was to run. */
+gboolean gitwait_gone(const char *dir, const char *what, GError **err);
+
+/* Whether a child was stopped, or not started, so in this process: the first
+ * such stop's message (the module's, never freed), NULL for none. The stage
+ * then stops as when interrupted: nothing is tried again in another folder. */
 const char *gitwait_lost(void);
 
 #endif
