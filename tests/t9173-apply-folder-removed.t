@@ -12,7 +12,7 @@
 
 command -v setsid >/dev/null || skip_all "setsid(1) not installed"
 
-plan 17
+plan 22
 
 export TMPDIR=$TRASH/tmp
 mkdir -p "$TMPDIR"
@@ -73,7 +73,9 @@ gone_within() {
 	done
 	! kill -0 "$2" 2>/dev/null
 }
-gits_left() { pgrep -f "^git -C .*/lore-am-apply-" | wc -l; }
+# the gits running in this test's temporary folders (others' tests run
+# gits of their own at the same time)
+gits_left() { pgrep -f "^git -C $TMPDIR/lore-am-apply-" | wc -l; }
 
 # 1. the temporary folder removed under git checkout-index
 user
@@ -113,7 +115,42 @@ ok $? "the next --apply works"
 is "$(git -C "$TRASH/u" rev-parse 'HEAD^{tree}')" "$(git -C "$TRASH/repo" rev-parse 'topic^{tree}')" \
 	"and applies the series"
 
-# 2. lore-am killed with SIGKILL while its git runs: the git goes with it
+# 2. removed while git am waits in its applypatch-msg hook, which then
+# fails (at once, or is stopped with git am): git am's failure there is
+# not the series' verdict, nothing is tried again in another folder
+cat >"$TRASH/am-hook" <<'HOOK'
+#!/bin/sh
+d=$(pwd)
+case $d in */lore-am-apply-*) ;; *) exit 0 ;; esac
+echo "$d" >>"$HOOK_LOG"
+[ "$(wc -l <"$HOOK_LOG")" -eq 1 ] || exit 0
+echo $$ >"$HOOK_LOG.pid"
+i=0
+while [ -d "$d" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+exit 1
+HOOK
+chmod +x "$TRASH/am-hook"
+user
+cp "$TRASH/am-hook" "$TRASH/u/.git/hooks/applypatch-msg"
+(cd "$TRASH/u" && HOOK_LOG=$TRASH/hook.log exec setsid "$LORE_AM" \
+	-m "$TRASH/thread.mbox" --apply "$id" </dev/null >/dev/null 2>"$TRASH/am.err") &
+pid=$!
+at_exit "kill -KILL $pid 2>/dev/null"
+i=0
+while [ ! -s "$TRASH/hook.log.pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+test -s "$TRASH/hook.log.pid"
+ok $? "git am is in its hook in the temporary worktree"
+rm -rf "$TMPDIR"/lore-am-apply-*
+if gone_within 15 "$pid"; then wait "$pid"; st=$?; else kill -KILL "$pid"; wait "$pid"; st=killed; fi
+is "$st" 1 "lore-am ends, exit 1"
+check "... one line: git am stopped or failed there, nothing applied" grep -q \
+	"^lore-am: the temporary folder '$TMPDIR/lore-am-apply-[^/']*' was removed while git am ran in it: git am \(stopped\|failed\); nothing applied$" \
+	"$TRASH/am.err"
+is "$(wc -l <"$TRASH/hook.log")" 1 "nothing tried again in another folder"
+is "$(git -C "$TRASH/u" worktree list | wc -l):$(gits_left)" "1:0" "no worktree registered, no git left"
+rm "$TRASH/u/.git/hooks/applypatch-msg"
+
+# 3. lore-am killed with SIGKILL while its git runs: the git goes with it
 user
 held "$TRASH/m2"
 ok $? "git is held in the temporary worktree again"
