@@ -29,7 +29,8 @@ to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
 id=$(msgid_of "$TRASH/p/0001-sub-change-x.patch")
 
 # the smudge filter: in lore-am's temporary worktree, the first time,
-# writes its pid to $HOLD_MARK and waits for $HOLD_MARK.go (30 s at most)
+# writes its pid to $HOLD_MARK and waits for $HOLD_MARK.go while its git
+# lives (30 s at most)
 cat >"$TRASH/hold-filter" <<'FILTER'
 #!/bin/sh
 [ -n "${HOLD_MARK:-}" ] || exec cat
@@ -37,7 +38,9 @@ case $(pwd) in */lore-am-apply-*) ;; *) exec cat ;; esac
 if [ ! -e "$HOLD_MARK" ]; then
 	echo $$ >"$HOLD_MARK.tmp" && mv "$HOLD_MARK.tmp" "$HOLD_MARK"
 	i=0
-	while [ ! -e "$HOLD_MARK.go" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	while [ ! -e "$HOLD_MARK.go" ] && kill -0 $PPID 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
 fi
 exec cat
 FILTER
