@@ -9,6 +9,7 @@
  */
 #include "core/gitenv.h"
 #include "core/gitrun.h"
+#include "core/gitwait.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -20,10 +21,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* between fork and exec: a group of its own, and dying with lore-am */
 static void
 own_group(gpointer data)
 {
 	setpgid(0, 0);
+	gitwait_child_setup(data);
 }
 
 /* ms left before @deadline (monotonic µs), at least 0 */
@@ -128,8 +131,8 @@ start(const char *cwd, const char *const *argv, int in, int out, int errfd,
 	    cwd ? cwd : ".", git ? av : argv, (const char *const *)env,
 	    (git ? G_SPAWN_FILE_AND_ARGV_ZERO : G_SPAWN_SEARCH_PATH) |
 		G_SPAWN_DO_NOT_REAP_CHILD,
-	    own_group, NULL, in, out, errfd, NULL, NULL, 0, pid, NULL, NULL,
-	    NULL, e);
+	    own_group, GINT_TO_POINTER(getpid()), in, out, errfd, NULL, NULL, 0,
+	    pid, NULL, NULL, NULL, e);
 }
 
 int

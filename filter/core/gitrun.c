@@ -6,6 +6,7 @@
  */
 #include "core/gitrun.h"
 #include "core/gitenv.h"
+#include "core/gitwait.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -130,23 +131,33 @@ slurp(int fd, GString *to)
 			g_string_append_len(to, buf, n);
 }
 
-static int
-wait_child(GPid pid, const char *what, GError **err)
+/* "git SUBCOMMAND" of @argv, for messages (g_free): its first word that
+ * is not an option nor the value of -c or -C */
+static char *
+what_of(const char *const *argv)
 {
-	int st;
+	guint i;
 
-	/* a guarded signal interrupts waitpid: git finishes its step (it
-	 * got the terminal's SIGINT itself), then the stage cleans up */
-	while (waitpid(pid, &st, 0) < 0) {
-		if (errno != EINTR) {
-			g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
-				    "cannot wait for %s: %s", what,
-				    g_strerror(errno));
-			return -1;
+	for (i = 0; argv[i]; i++) {
+		if (!strcmp(argv[i], "-c") || !strcmp(argv[i], "-C")) {
+			if (!argv[++i])
+				break;
+		} else if (argv[i][0] != '-') {
+			g_autofree char *w = lore_term_safe(argv[i], -1);
+
+			return g_strconcat("git ", w, NULL);
 		}
 	}
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
+	return g_strdup("git");
+}
+
+static int
+wait_child(GPid pid, const char *dir, const char *what, GError **err)
+{
+	int st = gitwait_child(pid, dir, what, err);
+
+	if (st < 0 || WIFEXITED(st))
+		return st < 0 ? -1 : WEXITSTATUS(st);
 	g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 		    "%s was killed by signal %d", what, WTERMSIG(st));
 	return -1;
@@ -182,21 +193,25 @@ spawn(const char *dir, const char *const *argv, int in, int out, int errfd,
 	const char *git = gitenv_git();
 	g_auto(GStrv) av = full_argv(git, dir, argv);
 	g_auto(GStrv) env = gitenv_child(dir);
+	g_autofree char *what = what_of(argv);
 	GError *e = NULL;
 	GPid pid;
 
+	/* a temporary folder already removed: git could only fail there */
+	if (gitwait_gone(dir, what, err))
+		return -1;
 	if (!g_spawn_async_with_pipes_and_fds(
 		NULL, (const char *const *)av, (const char *const *)env,
 		(git ? G_SPAWN_FILE_AND_ARGV_ZERO : G_SPAWN_SEARCH_PATH) |
 		    G_SPAWN_DO_NOT_REAP_CHILD,
-		NULL, NULL, in, out, errfd, NULL, NULL, 0, &pid, NULL, NULL,
-		NULL, &e)) {
+		gitwait_child_setup, GINT_TO_POINTER(getpid()), in, out, errfd,
+		NULL, NULL, 0, &pid, NULL, NULL, NULL, &e)) {
 		g_set_error(err, LORE_ERROR, LORE_ENOTFOUND,
 			    "cannot run git: %s", e->message);
 		g_error_free(e);
 		return -1;
 	}
-	return wait_child(pid, "git", err);
+	return wait_child(pid, dir, what, err);
 }
 
 int

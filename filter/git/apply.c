@@ -16,6 +16,7 @@
  */
 #include "git/apply.h"
 #include "core/gitrun.h"
+#include "core/gitwait.h"
 #include "git/applypre.h"
 #include "git/fastfwd.h"
 #include "git/mergemsg.h"
@@ -467,10 +468,16 @@ apply_run(struct apply_job *j, GError **err)
 		    : j->mode == APPLY_MERGE ? gitrun_line(NULL, head)
 					     : NULL;
 	rc = trial(j, &w, !j->full_tree, &seen, err);
-	if (rc == SMALLTREE_FULL) {
+	if (rc == SMALLTREE_FULL && !gitwait_lost()) {
 		g_clear_pointer(&j->tip, g_free);
 		tmpwt_remove(&w);
 		rc = trial(j, &w, FALSE, &seen, err);
+	}
+	/* whichever git it stopped, and whatever that git said */
+	if (rc && gitwait_lost()) {
+		g_clear_error(err);
+		rc = fail(err, LORE_ENOTFOUND, "%s; nothing applied",
+			  gitwait_lost());
 	}
 	if (!j->from && j->onto)
 		j->from = g_strdup(j->onto);

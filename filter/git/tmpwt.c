@@ -9,6 +9,7 @@
 #include "git/tmpwt.h"
 #include "core/gitenv.h"
 #include "core/gitrun.h"
+#include "core/gitwait.h"
 #include "core/util.h"
 
 #include <errno.h>
@@ -160,6 +161,8 @@ tmpwt_make_dir(const char *kind, GError **err)
 	}
 	/* git's variables of the user's repository are not for it */
 	gitenv_place_add(dir, NULL);
+	/* a git run in it is stopped if it is removed under it */
+	gitwait_watch(dir);
 	return dir;
 }
 
@@ -255,8 +258,10 @@ tmpwt_remove(struct tmpwt *w)
 		remove_tree(w->dir);
 	if (w->path)
 		gitenv_place_remove(w->path);
-	if (w->dir)
+	if (w->dir) {
 		gitenv_place_remove(w->dir);
+		gitwait_unwatch(w->dir);
+	}
 	gitrun_release();
 	g_clear_pointer(&w->dir, g_free);
 	g_clear_pointer(&w->path, g_free);

@@ -6,7 +6,8 @@
  * temporary folder, holding an "owner" file; its worktree is registered
  * in the user's repository locked, with the same owner line as the lock's
  * reason, so that neither git's own pruning nor another run takes a live
- * run's worktree.
+ * run's worktree. While the folder exists it is watched (core/gitwait.h):
+ * a git running in it when it is removed is stopped.
  *
  * Ownership: a struct tmpwt owns its two strings; tmpwt_remove() removes
  * what they name and frees them.
