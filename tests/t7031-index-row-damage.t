@@ -2,16 +2,17 @@
 # t7031-index-row-damage.t - an index row of a maildir message that lacks
 # its file's name or the name's unique part (a damaged or tampered index
 # file: lore-am writes both for every maildir row) is damage, not a
-# message: when the folder has changed and the update compares its files
-# with the rows, the run builds the index again and gives the plain
-# scan's bytes with one NOTE line. A row without its unique part crashed
-# the update (SIGSEGV: the missing part hashed as a string); one without
-# its name was taken for a file gone.
+# message: when the update compares a changed folder's files with the
+# rows, or a thread's rows are read, the run builds the index again and
+# gives the plain scan's bytes with one NOTE line. A row without its
+# unique part crashed the update (SIGSEGV: the missing part hashed as a
+# string); one without its name was taken there for a file gone, and
+# crashed the reading of a thread it is in (the rows sorted by name).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-thread.sh"
 . "$(dirname "$0")/lib-index.sh"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 not installed"
-plan 10
+plan 16
 
 MD=$TRASH/md
 idx_small_thread "$MD"
@@ -47,5 +48,30 @@ for col in uniq name; do
 	back
 done
 check "the index read again as it was" test -s "$(idx_db "$MD")"
+
+# The folder unchanged (its times settled, so that the update reads no
+# row): a row without its name met when the thread is read, alone (c) or
+# as one of two copies of a message (a, copied to a2), crashed the sort
+# of the rows; it is damage too.
+touch -d '2024-01-02' "$MD/cur" "$MD/new"
+run
+plain >"$TRASH/want"
+# walk WHERE WHAT: the rows WHERE lose their name; the run reads them
+walk() {
+	idx_sql "$MD" "UPDATE msg SET name = NULL WHERE $1" ||
+		echo "# cannot damage the index"
+	run
+	is "$?" 0 "$2 without its name, the folder unchanged: exit 0"
+	same_file "$TRASH/out" "$TRASH/want" "and the plain scan's bytes"
+	check "with one NOTE: the index damaged, built again" \
+		eval "[ \$(grep -c NOTE '$TRASH/err') = 1 ] &&
+		grep -q \"NOTE: the index of '.*' disagrees with the mailbox: built again\" '$TRASH/err'"
+}
+walk "msgid = 'c@example.org'" "a reply's row"
+cp "$MD/cur/a.host:2,S" "$MD/cur/a2.host:2,S"
+touch -d '2024-01-03' "$MD/cur"
+run
+plain >"$TRASH/want"
+walk "name LIKE 'a2.%'" "one copy's row of two"
 
 done_testing
