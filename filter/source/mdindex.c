@@ -138,6 +138,9 @@ read_rows(struct mdindex *x, GPtrArray *rows, struct got *g, GError **err)
 			else
 				mbox_unquote(buf, r->len, parse_one, g);
 			g_free(buf);
+		} else if (!r->name) {
+			/* every maildir row is written with its file's name */
+			g->bad = TRUE;
 		} else {
 			g_autofree char *f = g_build_filename(
 			    x->path, subs[r->dir & 1], r->name, NULL);

@@ -229,11 +229,17 @@ diff_dir(struct upd *u, int dir, GPtrArray *fresh, GHashTable *gone)
 	sqlite3_bind_int(s, 1, dir);
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(s, 1);
-
 		const char *uniq = (const char *)sqlite3_column_text(s, 2);
 		gpointer old;
 
-		if (name && g_hash_table_remove(names, name))
+		/* every maildir row is written with both: a damaged file */
+		if (!name || !uniq) {
+			g_set_error(&u->err, MDINDEX_ERROR, MDINDEX_EDAMAGED,
+				    "has a maildir row without its file's "
+				    "name");
+			break;
+		}
+		if (g_hash_table_remove(names, name))
 			continue;
 		/* two names with one unique part: only one can be renamed */
 		if (g_hash_table_lookup_extended(gone, uniq, NULL, &old))

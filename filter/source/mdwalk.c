@@ -38,7 +38,8 @@ mdindex_row_place(gconstpointer a, gconstpointer b)
 		return x->dir - y->dir;
 	if (x->dir == MDINDEX_DIR_MBOX)
 		return x->off < y->off ? -1 : x->off > y->off;
-	return strcmp(x->name, y->name);
+	/* a row without its name (a damaged file) is read as damage */
+	return g_strcmp0(x->name, y->name);
 }
 
 struct walk {
