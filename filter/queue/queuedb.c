@@ -29,22 +29,6 @@
  * 0.35 M instructions a mail for the reading.
  */
 #define QUEUE_WAL_FRAMES 64
-/*
- * No lookaside for the connection when built with AddressSanitizer, or
- * with -DLORE_SQLITE_NO_LOOKASIDE (make CFLAGS='-O2 -g
- * -DLORE_SQLITE_NO_LOOKASIDE' valgrind-check): SQLite then takes each of
- * its small allocations (a statement's parse, a result column's text)
- * from malloc, where the tools see a read after the step, reset or
- * finalize that freed it; from the connection's own pool such a read goes
- * unseen. Debian's libsqlite3 is built without a lookaside
- * (SQLITE_OMIT_LOOKASIDE: the call changes nothing there); other builds
- * of SQLite have one.
- */
-#if defined(__SANITIZE_ADDRESS__) || defined(LORE_SQLITE_NO_LOOKASIDE)
-#define QUEUE_LOOKASIDE_OFF 1
-#else
-#define QUEUE_LOOKASIDE_OFF 0
-#endif
 /* how long that checkpoint waits for other runs to leave the WAL; when
  * they do not, a later run does it */
 #define QUEUE_CKPT_WAIT_MS 1000
@@ -331,8 +315,6 @@ open_db(struct queue *q, GError **err)
 					 NULL),
 			 err))
 		return FALSE;
-	if (QUEUE_LOOKASIDE_OFF)
-		sqlite3_db_config(q->db, SQLITE_DBCONFIG_LOOKASIDE, NULL, 0, 0);
 	sqlite3_busy_timeout(q->db, QUEUE_BUSY_MS);
 	/* WAL: readers never wait for the writer; NORMAL: a commit is not
 	 * synced, a checkpoint is (the queue is rebuilt from mail anyway; a

@@ -19,15 +19,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* No lookaside in a sanitizer's build, nor with -DLORE_SQLITE_NO_LOOKASIDE
- * (queue/queuedb.c says why): every allocation of SQLite's is malloc's,
- * seen by ASan and valgrind. */
-#if defined(__SANITIZE_ADDRESS__) || defined(LORE_SQLITE_NO_LOOKASIDE)
-#define MDINDEX_LOOKASIDE_OFF 1
-#else
-#define MDINDEX_LOOKASIDE_OFF 0
-#endif
-
 /* "LrAm": what PRAGMA application_id says of a lore-am index */
 #define MDINDEX_APP_ID 0x4c72416d
 
@@ -293,8 +284,6 @@ mdindex_open(struct mdindex *x, const char *file, GError **err)
 		rc = open_named(x, file);
 	if (rc != SQLITE_OK)
 		return mdindex_fail(x, rc, err);
-	if (MDINDEX_LOOKASIDE_OFF)
-		sqlite3_db_config(x->db, SQLITE_DBCONFIG_LOOKASIDE, NULL, 0, 0);
 	/* eight mail deliveries at once wait for each other, within reason */
 	sqlite3_busy_handler(x->db, mdindex_wait, x);
 	/*
