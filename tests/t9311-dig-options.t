@@ -11,7 +11,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 34
+plan 35
 
 cd "$TRASH" || exit 1
 make_repo repo || exit 1
@@ -212,3 +212,15 @@ no_cache_entry && nocache=yes || nocache=no
 (cd maint && lore cached dig HEAD~1)
 check "-C: the answer, and nothing in the cache, where a run without it keeps the threads" eval \
 	'[ "$(cat nocache.out)" = "$(link "$V2P2")" ] && [ $nocache = yes ] && ! no_cache_entry'
+
+# dig's options without the word dig: refused, never ignored
+wrong=""
+for o in --who --all-series "--commitish HEAD" "--save-mbox $TRASH/x.mbox"; do
+	# shellcheck disable=SC2086
+	"$LORE_AM" $o -m "$TRASH/none.mbox" x@example.org </dev/null \
+		>/dev/null 2>"$TRASH/nodig.err"
+	rc=$?
+	[ "$rc:$(wc -l <"$TRASH/nodig.err")" = 2:1 ] &&
+		grep -q "go with dig" "$TRASH/nodig.err" || wrong="$wrong $o($rc)"
+done
+is "$wrong" "" "-w, -a, -c, -m's long forms without dig: exit 2, one line"

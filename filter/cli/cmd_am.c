@@ -222,6 +222,12 @@ cmd_common_check(struct cli *c)
 {
 	int rc;
 
+	if ((c->dig_commit || c->dig_all || c->dig_who || c->dig_mbox) &&
+	    !c->dig) {
+		lore_err("--commitish, --all-series, --who and --save-mbox go "
+			 "with dig (b4 dig -c, -a, -w, -m)");
+		return LORE_EUSAGE;
+	}
 	if (c->ty) /* its own options: cmd_ty.c checks them */
 		return LORE_OK;
 	if (c->use_version < 0) {
