@@ -37,11 +37,11 @@ to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
 id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
 topic_tree=$(git -C "$TRASH/repo" rev-parse 'topic^{tree}')
 
-# start PIDFILE ERR [WRAPPER...]: lore-am --apply in $TRASH/u, leader of a
-# session of its own (so that a signal to its group reaches it and the git
-# it runs, not this script nor the wrapper), SIGINT not ignored as from a
-# terminal; its pid written to PIDFILE; the pid of what was started (the
-# wrapper, else lore-am's subshell) in $bg
+# start PIDFILE ERR [WRAPPER...]: lore-am --apply in $TRASH/u, made the
+# leader of a new process group by setsid(2) (so that a signal to its group
+# reaches it and the git it runs, not this script nor the wrapper), SIGINT
+# not ignored as from a terminal; its pid written to PIDFILE; the pid of
+# what was started (the wrapper, else lore-am's subshell) in $bg
 start() {
 	local pidf=$1 err=$2
 	shift 2
