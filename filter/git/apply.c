@@ -111,6 +111,12 @@ in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 
 	for (i = 0; sparse && i < G_N_ELEMENTS(sparse_on); i++)
 		g_ptr_array_add(am, (char *)sparse_on[i]);
+	/* no `git maintenance run --auto` after it: a trial's commits are
+	 * few, and a Ctrl-C in its window between creating the shared
+	 * objects/maintenance.lock and its handler would leave the lock, the
+	 * user's own auto maintenance then skipped for good */
+	g_ptr_array_add(am, "-c");
+	g_ptr_array_add(am, "maintenance.auto=false");
 	g_ptr_array_add(am, "am");
 	if (j->threeway)
 		g_ptr_array_add(am, "-3");
@@ -485,8 +491,12 @@ out:
 	/* from here on no signal cuts a step in half: moving the branch
 	 * happens whole or not at all, and the clean-up runs to its end */
 	gitrun_hold();
-	if (!rc && gitrun_interrupted())
+	/* whatever failed then failed for the Ctrl-C: a git it killed, read
+	 * as "uncommitted changes" or "git ... was killed by signal 2" */
+	if (gitrun_interrupted()) {
+		g_clear_error(err);
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");
+	}
 	if (!rc)
 		rc = bring_home(j, &w, &seen, err);
 	tmpwt_remove(&w);

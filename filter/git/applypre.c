@@ -124,9 +124,17 @@ status_clean(const GPtrArray *paths)
 						  (char *)paths->pdata[i]));
 	}
 	g_ptr_array_add(argv, NULL);
+	/* git status takes the user's index.lock to write the refreshed
+	 * index back (what the fast-forward's read-tree -m then needs): a
+	 * Ctrl-C in git's window between creating the lock and setting up
+	 * the handler that removes it would leave it there, every later git
+	 * refused. So the signals are held while it runs, as for the step
+	 * that moves the branch; one that came is acted on after it. */
+	gitrun_hold();
 	clean = gitrun(NULL, (const char *const *)argv->pdata, NULL, 0, out, e,
 		       NULL) == 0 &&
 		!out->len;
+	gitrun_release();
 	g_ptr_array_free(argv, TRUE);
 	g_string_free(out, TRUE);
 	g_string_free(e, TRUE);

@@ -36,6 +36,8 @@ struct applypre_seen {
  * copies of @paths (relative to the top; NULL: every file) are the
  * index's; the rest of @seen filled in (applypre_seen_clear()). A
  * lore_status: LORE_EUSAGE with the one-line reason in @err when not.
+ * Its git status writes the user's index: it runs with the signals held
+ * (gitrun_hold()), so call it inside gitrun_guard().
  */
 int applypre_clean(const GPtrArray *paths, struct applypre_seen *seen,
 		   GError **err);
