@@ -30,8 +30,8 @@ dig_clear(struct dig *d)
 	g_free(d->commit);
 	if (d->patchids)
 		g_ptr_array_free(d->patchids, TRUE);
-	if (d->sums)
-		g_ptr_array_free(d->sums, TRUE);
+	if (d->patches)
+		g_ptr_array_free(d->patches, TRUE);
 	g_free(d->subject);
 	g_free(d->email);
 	g_free(d->until);
@@ -164,7 +164,7 @@ dig_commit(const char *rev, struct dig *d)
 	}
 	subj[3] = mail[3] = date[3] = d->commit;
 	d->patchids = g_ptr_array_new_with_free_func(g_free);
-	d->sums = g_ptr_array_new_with_free_func(g_free);
+	d->patches = g_ptr_array_new_with_free_func(dig_patch_free);
 	d->subject = git_line(subj, NULL);
 	d->email = git_line(mail, NULL);
 	day = git_line(date, NULL);

@@ -41,7 +41,7 @@ struct dig {
 	GPtrArray *patchids;   /* git patch-id --stable of its patch under
 				* each diff algorithm tried, distinct
 				* (char *); empty: no diff */
-	GPtrArray *sums;       /* SHA-256 of each patch made (char *) */
+	GPtrArray *patches;    /* each distinct patch made (GString *) */
 	guint algs;	       /* diff algorithms tried */
 	char *subject;	       /* its title */
 	char *email;	       /* its author's address */
@@ -68,6 +68,8 @@ int dig_search(struct gather *g, const char *query, struct thread *t);
  * when every algorithm is tried.
  */
 gboolean dig_next_patchid(struct dig *d);
+/* frees one of d->patches */
+void dig_patch_free(gpointer p);
 
 /* The change-id b4 prep wrote in @m or up its thread @t (its cover
  * letter), g_free; NULL when none, or one not of b4's form (noted). */

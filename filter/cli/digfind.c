@@ -18,7 +18,7 @@
 
 /* each git show / patch-id run, at most: seconds, bytes kept */
 #define DIG_GIT_TIMEOUT 120
-#define DIG_PATCH_MAX (256u << 20)
+#define DIG_PATCH_MAX (64u << 20)
 /* a change-id b4 makes is DATE-TOPIC-HASH, some 40 bytes */
 #define DIG_CHANGE_ID_MAX 100
 /* messages up the thread from the patch read for its change-id */
@@ -27,6 +27,12 @@
 /* b4 dig's order: git's default first */
 static const char *const dig_algorithms[] = {"myers", "histogram", "patience",
 					     "minimal"};
+
+void
+dig_patch_free(gpointer p)
+{
+	g_string_free(p, TRUE);
+}
 
 int
 dig_search(struct gather *g, const char *query, struct thread *t)
@@ -92,23 +98,23 @@ dig_next_patchid(struct dig *d)
 	while (d->algs < G_N_ELEMENTS(dig_algorithms)) {
 		GString *p = dig_patch(d, dig_algorithms[d->algs++]);
 		GString *o = NULL;
-		g_autofree char *sum = NULL, *id = NULL;
+		g_autofree char *id = NULL;
 		guint i;
 		gboolean seen = FALSE;
 
 		if (!p)
 			continue;
-		/* the same bytes as another algorithm's: the same id */
-		sum = g_compute_checksum_for_data(
-		    G_CHECKSUM_SHA256, (const guchar *)p->str, p->len);
-		for (i = 0; i < d->sums->len && !seen; i++)
-			seen = !strcmp(d->sums->pdata[i], sum);
-		if (!seen) {
-			g_ptr_array_add(d->sums, g_steal_pointer(&sum));
-			o = dig_git(pid, p, 4096);
+		/* the same bytes as another algorithm's: the same id. The
+		 * patches are kept, not hashed: when the first algorithm
+		 * finds it, nothing more is done. */
+		for (i = 0; i < d->patches->len && !seen; i++)
+			seen = g_string_equal(d->patches->pdata[i], p);
+		if (seen) {
+			g_string_free(p, TRUE);
+			continue;
 		}
-		g_string_free(p, TRUE);
-		if (!o)
+		g_ptr_array_add(d->patches, p);
+		if (!(o = dig_git(pid, p, 4096)))
 			continue;
 		id = gitrun_first_line(o->str);
 		g_string_free(o, TRUE);
@@ -120,6 +126,8 @@ dig_next_patchid(struct dig *d)
 		g_ptr_array_add(d->patchids, g_steal_pointer(&id));
 		return TRUE;
 	}
+	/* every algorithm tried: no patch is compared again */
+	g_ptr_array_set_size(d->patches, 0);
 	return FALSE;
 }
 
