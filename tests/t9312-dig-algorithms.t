@@ -12,7 +12,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 17
+plan 19
 
 cd "$TRASH" || exit 1
 make_repo repo || exit 1
@@ -154,3 +154,25 @@ check "... neither asked of the archive" eval \
 	'! grep -qi "change-id\|nq%3a\|nq:" "$PI_ACCESS_LOG"'
 check "... and no request longer than 1000 bytes" eval \
 	'! awk "length > 1000" "$PI_ACCESS_LOG" | grep -q .'
+
+# the work bounded: a git show per algorithm until one finds it, a git
+# patch-id only for a patch not made already (strace counts the runs)
+if command -v strace >/dev/null; then
+	runs() { # NAME: "SHOWS PATCH-IDS" that lore-am started
+		echo "$(grep -c 'execve(.*"show", "--format=email"' "$1.st")" \
+			"$(grep -c 'execve(.*"patch-id", "--stable"' "$1.st")"
+	}
+	git -C maint checkout -q h &&
+	(cd maint && strace -f -qq -e trace=execve -o "$TRASH/sh.st" \
+		"$LORE_AM" dig HEAD >/dev/null 2>&1)
+	is "$(runs sh)" "2 2" \
+		"the histogram patch: myers then histogram made, each patch-id'd, no more"
+	git -C maint checkout -q -b none base && printf 'new\n' >maint/new.c &&
+		git -C maint add new.c && git -C maint commit -q -m "new: nobody sent it"
+	(cd maint && strace -f -qq -e trace=execve -o "$TRASH/sn.st" \
+		"$LORE_AM" dig HEAD >/dev/null 2>&1)
+	is "$(runs sn)" "4 1" \
+		"a commit nobody sent: four patches made, the same bytes patch-id'd once"
+else
+	skip "strace not installed"; skip "strace not installed"
+fi
