@@ -218,7 +218,9 @@ dig_by_change_id(struct gather *g, const char *id, const struct dig *d,
 	guint i;
 	int rc = dig_search(g, q, hits);
 
-	if (rc == LORE_ENOTFOUND)
+	/* only the archive failing stops dig: a search it refuses (said)
+	 * leaves the titles to find the revisions, as before */
+	if (rc != LORE_ETEMP)
 		rc = LORE_OK;
 	for (i = 0; rc == LORE_OK && i < hits->msgs->len; i++) {
 		struct message *m = hits->msgs->pdata[i];
