@@ -118,6 +118,8 @@ dig_next_patchid(struct dig *d)
 			continue;
 		id = gitrun_first_line(o->str);
 		g_string_free(o, TRUE);
+		if (!id)
+			continue;
 		*strchrnul(id, ' ') = 0;
 		for (i = 0; i < d->patchids->len && !seen; i++)
 			seen = !strcmp(d->patchids->pdata[i], id);
