@@ -1,13 +1,14 @@
 /*
  * cmd_dig.c - lore-am dig COMMIT (b4 dig): the series a commit was applied
  * from. The messages the commit's Link: trailers name are fetched first;
- * then its `git patch-id --stable` is asked of the archive's search
- * (public-inbox's patchid:), then its subject and author (s:, f:), each
+ * then its `git patch-id --stable`, under each diff algorithm in turn
+ * (digfind.c), is asked of the archive's search (public-inbox's
+ * patchid:), then its subject and author (s:, f:), each
  * search bounded by the commit's author date and a day (d:..YYYYMMDD), so
  * that a later resend or backport is not taken for it. The threads found,
- * and those of the patches of the same title and sender up to that day
- * (the other revisions, often threads of their own), go through the
- * series stage; digout.c answers.
+ * and those of the other revisions up to that day (by the series'
+ * change-id, else the same title and sender), go through the series
+ * stage; digout.c answers.
  */
 #include "cli/cmd.h"
 #include "cli/dig-int.h"
@@ -23,14 +24,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* threads fetched for the other revisions, at most */
-#define DIG_MAX_THREADS 16
-
 static void
 dig_clear(struct dig *d)
 {
 	g_free(d->commit);
-	g_free(d->patchid);
+	if (d->patchids)
+		g_ptr_array_free(d->patchids, TRUE);
+	if (d->patches)
+		g_ptr_array_free(d->patches, TRUE);
 	g_free(d->subject);
 	g_free(d->email);
 	g_free(d->until);
@@ -146,14 +147,11 @@ dig_commit(const char *rev, struct dig *d)
 	g_autofree char *peeled = g_strconcat(rev, "^{commit}", NULL);
 	const char *top[] = {"rev-parse", "--git-dir", NULL};
 	const char *id[] = {"rev-parse", "--verify", "-q", peeled, NULL};
-	const char *fp[] = {"format-patch", "-1", "--stdout", NULL, NULL};
-	const char *pid[] = {"patch-id", "--stable", NULL};
 	const char *subj[] = {"log", "-1", "--format=%s", NULL, NULL};
 	const char *mail[] = {"log", "-1", "--format=%ae", NULL, NULL};
 	const char *date[] = {"log", "-1", "--format=%as", NULL, NULL};
 	g_autofree char *top_dir = git_line(top, NULL), *day = NULL;
 	g_autofree char *safe = lore_term_safe(rev, -1);
-	GString *patch, *e;
 
 	if (!top_dir) {
 		lore_err("dig runs in a git repository: not in one here");
@@ -164,20 +162,14 @@ dig_commit(const char *rev, struct dig *d)
 		lore_err("'%s' is not a commit in this repository", safe);
 		return LORE_EUSAGE;
 	}
-	fp[3] = subj[3] = mail[3] = date[3] = d->commit;
-	patch = g_string_new(NULL);
-	e = g_string_new(NULL);
-	if (gitrun(NULL, fp, NULL, 0, patch, e, NULL) == 0 && patch->len)
-		d->patchid = git_line(pid, patch);
-	if (d->patchid)
-		*strchrnul(d->patchid, ' ') = 0;
+	subj[3] = mail[3] = date[3] = d->commit;
+	d->patchids = g_ptr_array_new_with_free_func(g_free);
+	d->patches = g_ptr_array_new_with_free_func(dig_patch_free);
 	d->subject = git_line(subj, NULL);
 	d->email = git_line(mail, NULL);
 	day = git_line(date, NULL);
 	dig_until(d, day);
 	dig_links(d);
-	g_string_free(patch, TRUE);
-	g_string_free(e, TRUE);
 	if (!d->subject)
 		d->subject = g_strdup("");
 	if (!d->email)
@@ -221,19 +213,6 @@ pick(struct thread *t, struct dig *d)
 	return NULL;
 }
 
-/* Ask the archive's search; LORE_ENOTFOUND is no error here. */
-static int
-search(struct gather *g, const char *query, struct thread *t)
-{
-	GError *err = NULL;
-	int rc = gather_search(g, query, t, &err);
-
-	if (rc && rc != LORE_ENOTFOUND)
-		lore_err("%s", err->message);
-	g_clear_error(&err);
-	return rc;
-}
-
 /* The threads of the messages the Link: trailers name, into @all; the
  * first of them that is a patch when nothing else was found. Only the
  * archive failing (LORE_ETEMP) is an error: a link may name another. */
@@ -268,13 +247,14 @@ linked_patch(const struct dig *d, struct thread *all)
 	return NULL;
 }
 
-/* The patch's thread, and those of the patches of the same title and
- * sender the archive holds up to the commit's day: every revision. */
+/* The patch's thread, and those of the series' other revisions the
+ * archive holds up to the commit's day: by its change-id (b4 prep's),
+ * else the patches of the same title and sender. */
 static int
 gather_revisions(struct gather *g, struct message *found, const struct dig *d,
 		 struct thread *all)
 {
-	g_autofree char *title = dig_title_of(found);
+	g_autofree char *title = dig_title_of(found), *cid = NULL;
 	g_autofree char *q = subject_query(title, found->from_email, d);
 	struct thread *hits = thread_new();
 	GError *err = NULL;
@@ -283,8 +263,15 @@ gather_revisions(struct gather *g, struct message *found, const struct dig *d,
 		     ? LORE_OK
 		     : gather_more(g, found->msgid, all, &err);
 
-	if (rc == LORE_OK && search(g, q, hits) == LORE_ETEMP)
-		rc = LORE_ETEMP;
+	if (rc) {
+		lore_err("%s", err ? err->message : "the archive failed");
+		g_clear_error(&err);
+	} else if ((cid = dig_change_id(all, found))) {
+		rc = dig_by_change_id(g, cid, d, all, &n);
+	}
+	if (rc == LORE_OK && !n)
+		rc =
+		    dig_search(g, q, hits) == LORE_ETEMP ? LORE_ETEMP : LORE_OK;
 	for (i = 0; rc == LORE_OK && i < hits->msgs->len; i++) {
 		struct message *m = hits->msgs->pdata[i];
 
@@ -294,37 +281,38 @@ gather_revisions(struct gather *g, struct message *found, const struct dig *d,
 			continue;
 		n++;
 		if (gather_more(g, m->msgid, all, &err) == LORE_ETEMP)
-			rc = LORE_ETEMP;
+			rc = lore_err_take(g_steal_pointer(&err));
 		g_clear_error(&err);
 	}
-	if (rc)
-		lore_err("%s", err ? err->message : "the archive failed");
-	g_clear_error(&err);
 	thread_free(hits);
 	return rc;
 }
 
-/* The archive's search for the commit: its patch-id, else its subject and
- * author, up to its day. */
+/* The archive's search for the commit: its patch-id under each diff
+ * algorithm in turn, until one finds it; else its subject and author;
+ * each up to its day. */
 static int
 find(struct gather *g, struct dig *d, struct thread *hits)
 {
 	g_autofree char *q = NULL;
-	int rc = LORE_ENOTFOUND;
+	const char *id;
+	int rc;
 
-	if (d->patchid) {
-		q = d->until ? g_strdup_printf("patchid:%s AND d:..%s",
-					       d->patchid, d->until)
-			     : g_strconcat("patchid:", d->patchid, NULL);
-		rc = search(g, q, hits);
+	while (dig_next_patchid(d)) {
+		id = d->patchids->pdata[d->patchids->len - 1];
+		g_free(q);
+		q = d->until
+			? g_strdup_printf("patchid:%s AND d:..%s", id, d->until)
+			: g_strconcat("patchid:", id, NULL);
+		rc = dig_search(g, q, hits);
+		if (rc == LORE_OK && (d->found = pick(hits, d)))
+			return LORE_OK;
+		if (rc && rc != LORE_ENOTFOUND)
+			return rc;
 	}
-	if (rc == LORE_OK && (d->found = pick(hits, d)))
-		return LORE_OK;
-	if (rc && rc != LORE_ENOTFOUND)
-		return rc;
 	g_free(q);
 	q = subject_query(d->subject, d->email, d);
-	rc = search(g, q, hits);
+	rc = dig_search(g, q, hits);
 	if (rc == LORE_OK && !(d->found = pick(hits, d)))
 		rc = LORE_ENOTFOUND;
 	return rc;

@@ -43,9 +43,13 @@ gboolean
 dig_same_patch(struct message *m, const struct dig *d)
 {
 	g_autofree char *id =
-	    d->patchid ? patchid_stable(message_body(m)) : NULL;
+	    d->patchids->len ? patchid_stable(message_body(m)) : NULL;
+	guint i;
 
-	return id && !strcmp(id, d->patchid);
+	for (i = 0; id && i < d->patchids->len; i++)
+		if (!strcmp(id, d->patchids->pdata[i]))
+			return TRUE;
+	return FALSE;
 }
 
 gboolean
