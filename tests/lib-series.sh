@@ -184,3 +184,43 @@ diff_setup() {
 	canon() { sed -E 's/\x1b\[[0-9;]*m//g; s/[0-9a-f]{7,}/H/g' "$1"; }
 	la() { (cd "$TRASH/u" && "$LORE_AM" "$@"); }
 }
+
+# dig_revision R [FORMAT-PATCH ARGS...]: in $TRASH, revision R (1 to 9) of
+# a three-patch series on branch vR of ./repo, made from base: each
+# revision's content its own, Pat Contributor's commits dated 2024-01-0R,
+# sent as a thread of its own into $TRASH/vR, its cover letter dated that
+# day (lore-am dig's tests)
+dig_revision() {
+	local r=$1
+	shift
+	(cd "$TRASH/repo" && git checkout -q -b "v$r" base &&
+	 export GIT_AUTHOR_NAME="Pat Contributor" GIT_AUTHOR_EMAIL=pat@example.com
+	 export GIT_AUTHOR_DATE="2024-01-0$r 10:00:00 +0000"
+	 for i in 1 2 3; do
+		printf 'piece %s, revision %s\n' "$i" "$r" >"part$i.c" &&
+		git add "part$i.c" &&
+		git commit -q -m "part: add piece $i" -m "Signed-off-by: Pat Contributor <pat@example.com>"
+	 done &&
+	 git format-patch -q --thread=shallow --cover-letter -v "$r" "$@" \
+		-o "$TRASH/v$r" base..HEAD) || return 1
+	cover_letter "part: the feature" "The feature, revision $r." "$TRASH/v$r"/*0000*
+	sed -i "s/^Date: .*/Date: Tue, 0$r Jan 2024 10:00:00 +0000/" "$TRASH/v$r"/*0000*
+	# format-patch names a cover letter after the second it was made
+	sleep 1
+}
+
+# topic_series: $TRASH/repo (make_repo) with a branch topic of three
+# commits, one changing file.c, one adding new.c, one changing README,
+# sent with a cover letter into $TRASH/p and $TRASH/thread.mbox; sets id
+# (the first patch's Message-ID) and topic_tree (topic's tree)
+topic_series() {
+	make_repo "$TRASH/repo" &&
+	(cd "$TRASH/repo" && git checkout -q -b topic &&
+	 sed -i 's/^line 2$/line two/' file.c && git commit -qam "file: spell out two" &&
+	 echo new >new.c && git add new.c && git commit -qm "new: add new.c" &&
+	 echo more >>README && git commit -qam "readme: say more") &&
+	fmt "$TRASH/repo" "$TRASH/p" --cover-letter &&
+	to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch || return 1
+	id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
+	topic_tree=$(git -C "$TRASH/repo" rev-parse 'topic^{tree}')
+}

@@ -196,3 +196,12 @@ loaded_on_demand() {
 		"... and an mbox run still works, silently with -q"
 	same_file "$TRASH/none-m.mbx" "$_ref" "... and writes the same series"
 }
+
+# gone_within SECONDS PID: PID ends within SECONDS
+gone_within() {
+	local i=0
+	while kill -0 "$2" 2>/dev/null && [ $i -lt $(($1 * 10)) ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+	! kill -0 "$2" 2>/dev/null
+}

@@ -18,16 +18,8 @@ plan $((2 + 2 * (3 * 4 + 1)))
 export TMPDIR=$TRASH/tmp
 mkdir -p "$TMPDIR"
 
-# a series that changes a file the base has, adds one and changes another
-make_repo "$TRASH/repo"
-(cd "$TRASH/repo" && git checkout -q -b topic &&
- sed -i 's/^line 2$/line two/' file.c && git commit -qam "file: spell out two" &&
- echo new >new.c && git add new.c && git commit -qm "new: add new.c" &&
- echo more >>README && git commit -qam "readme: say more")
-fmt "$TRASH/repo" "$TRASH/p" --cover-letter
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
-id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
-topic_tree=$(git -C "$TRASH/repo" rev-parse 'topic^{tree}')
+# a series that changes file.c, adds new.c and changes README (lib-series.sh)
+topic_series || exit 1
 
 # the user's repository, branch "work" at base plus one commit (so that
 # --apply=merge makes a real merge), copied afresh for each try

@@ -68,14 +68,6 @@ held() {
 	gitcmd=$(tr '\0' ' ' <"/proc/$git/cmdline")
 	at_exit "kill -KILL $git $pid 2>/dev/null; touch '$mark.go'"
 }
-# gone_within SECONDS PID: PID ends within SECONDS
-gone_within() {
-	local i=0
-	while kill -0 "$2" 2>/dev/null && [ $i -lt $(($1 * 10)) ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	! kill -0 "$2" 2>/dev/null
-}
 # the gits running in this test's temporary folders (others' tests run
 # gits of their own at the same time)
 gits_left() { pgrep -f "^git -C $TMPDIR/lore-am-apply-" | wc -l; }

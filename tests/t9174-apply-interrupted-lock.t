@@ -26,16 +26,8 @@ plan 19
 export TMPDIR=$TRASH/tmp
 mkdir -p "$TMPDIR"
 
-# a series that changes file.c, adds new.c and changes README
-make_repo "$TRASH/repo"
-(cd "$TRASH/repo" && git checkout -q -b topic &&
- sed -i 's/^line 2$/line two/' file.c && git commit -qam "file: spell out two" &&
- echo new >new.c && git add new.c && git commit -qm "new: add new.c" &&
- echo more >>README && git commit -qam "readme: say more")
-fmt "$TRASH/repo" "$TRASH/p" --cover-letter
-to_mbox "$TRASH/thread.mbox" "$TRASH"/p/*.patch
-id=$(msgid_of "$TRASH/p/0001-file-spell-out-two.patch")
-topic_tree=$(git -C "$TRASH/repo" rev-parse 'topic^{tree}')
+# a series that changes file.c, adds new.c and changes README (lib-series.sh)
+topic_series || exit 1
 
 # start PIDFILE ERR [WRAPPER...]: lore-am --apply in $TRASH/u, made the
 # leader of a new process group by setsid(2) (so that a signal to its group
@@ -54,14 +46,6 @@ start() {
 		--apply "$id" </dev/null >/dev/null 2>"$err") &
 	bg=$!
 	at_exit "kill -KILL $bg 2>/dev/null"
-}
-# gone_within SECONDS PID: PID ends within SECONDS
-gone_within() {
-	local i=0
-	while kill -0 "$2" 2>/dev/null && [ $i -lt $(($1 * 10)) ]; do
-		sleep 0.1; i=$((i + 1))
-	done
-	! kill -0 "$2" 2>/dev/null
 }
 # locks DIR: the lock files in DIR's git folder, one a line
 locks() { (cd "$1/.git" && find . -name '*.lock' | sort); }

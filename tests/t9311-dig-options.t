@@ -22,22 +22,9 @@ for r in 1 2 3; do
 	extra=()
 	[ "$r" = 2 ] && extra=(--add-header="Reply-To: Pat Replies <pat-replies@example.com>"
 		--cc="Pat Contributor <PAT@example.com>")
-	(cd repo && git checkout -q -b "v$r" base &&
-	 export GIT_AUTHOR_NAME="Pat Contributor" GIT_AUTHOR_EMAIL=pat@example.com
-	 export GIT_AUTHOR_DATE="2024-01-0$r 10:00:00 +0000"
-	 for i in 1 2 3; do
-		printf 'piece %s, revision %s\n' "$i" "$r" >"part$i.c" &&
-		git add "part$i.c" &&
-		git commit -q -m "part: add piece $i" -m "Signed-off-by: Pat Contributor <pat@example.com>"
-	 done &&
-	 git format-patch -q --thread=shallow --cover-letter -v "$r" \
-		--to="Foo List <linux-foo@example.org>" \
+	dig_revision "$r" --to="Foo List <linux-foo@example.org>" \
 		--cc="Rev Iewer <rev@example.org>" --cc="rev@EXAMPLE.org" \
-		--cc='"Last, First" <first@example.org>' "${extra[@]}" \
-		-o "$TRASH/v$r" base..HEAD) || exit 1
-	cover_letter "part: the feature" "The feature, revision $r." "$TRASH/v$r"/*0000*
-	sed -i "s/^Date: .*/Date: Tue, 0$r Jan 2024 10:00:00 +0000/" "$TRASH/v$r"/*0000*
-	sleep 1
+		--cc='"Last, First" <first@example.org>' "${extra[@]}" || exit 1
 done
 # v1 sent again two months later as v4, the same patches (the same
 # patch-ids): a resend after the commit was applied
