@@ -12,7 +12,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 pi_have_httpd || skip_all "public-inbox-httpd not installed"
-plan 19
+plan 20
 
 cd "$TRASH" || exit 1
 make_repo repo || exit 1
@@ -111,6 +111,15 @@ git -C maint config diff.algorithm patience
 git -C maint config --unset diff.algorithm
 check "... the same under the user's diff.algorithm=patience" \
 	eval '[ -s histc.out ] && cmp -s histc.out hist.out'
+# nor do colours the user forces on (color.ui=always: a coloured patch
+# has no patch-id), an external diff or a textconv driver
+git -C maint config color.ui always
+git -C maint config diff.external /bin/false
+(cd maint && lore histcol dig HEAD)
+git -C maint config --unset color.ui
+git -C maint config --unset diff.external
+check "... and under color.ui=always and a diff.external" \
+	eval '[ -s histcol.out ] && cmp -s histcol.out hist.out'
 
 # public-inbox's nq: search holds the change-id as a phrase
 q=$(printf 'nq:"change-id:%s"' "$CID" | perl -pe 's/([^A-Za-z0-9_.~-])/sprintf("%%%02X", ord($1))/ge')
@@ -159,7 +168,7 @@ check "... and no request longer than 1000 bytes" eval \
 # patch-id only for a patch not made already (strace counts the runs)
 if command -v strace >/dev/null; then
 	runs() { # NAME: "SHOWS PATCH-IDS" that lore-am started
-		echo "$(grep -c 'execve(.*"show", "--format=email"' "$1.st")" \
+		echo "$(grep -c 'execve(.*"show", ".*--format=email"' "$1.st")" \
 			"$(grep -c 'execve(.*"patch-id", "--stable"' "$1.st")"
 	}
 	git -C maint checkout -q h &&

@@ -63,13 +63,19 @@ dig_git(const char *const *argv, const GString *in, gsize keep)
 	return NULL;
 }
 
-/* The patch of @alg's diff, b4's way (g_free), or NULL. */
+/* The patch of @alg's diff, b4's way (g_free), or NULL; as format-patch
+ * makes it whatever the user's config says of git show: no colour
+ * (color.ui=always would leave patch-id nothing to read), no external
+ * diff, no textconv. */
 static GString *
 dig_patch(const struct dig *d, const char *alg)
 {
 	g_autofree char *opt = g_strconcat("--diff-algorithm=", alg, NULL);
 	const char *const argv[] = {"git",
 				    "show",
+				    "--no-color",
+				    "--no-ext-diff",
+				    "--no-textconv",
 				    "--format=email",
 				    "--binary",
 				    "--encoding=utf-8",
