@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
 . "$(dirname "$0")/lib-ty.sh"
-plan 21
+plan 22
 
 series_repo "$TRASH/repo" 3 >/dev/null
 fmt "$TRASH/repo" "$TRASH/p" --cover-letter --to=list@example.org \
@@ -73,8 +73,23 @@ sed '1d; ${/^$/d}' "$TRASH/dry.mbx" >"$TRASH/dry.eml"
 ty_same "$TRASH/dry.eml" "$want" "the same mail as b4 ty's"
 check "and moves nothing" test -e "$data/$name"
 
+
 "$LORE_AM" ty -t 1 --maildir "$TRASH/md" 2>"$TRASH/md.err"
 is "$?.$(ls "$TRASH/md/cur" | wc -l)" 0.1 "-t 1 --maildir DIR: one mail delivered"
 ty_same "$(ls -d "$TRASH"/md/cur/* | head -1)" "$want" "the same mail as b4 ty's"
 check "the tracking file moved" eval "[ ! -e '$data/$name' ] && [ -e '$data/$name.sent' ]"
+# the last commit reworded: only its patch-id matches its mail now; a
+# textconv driver on every file: git log -p would show the driver's text,
+# not the commit's diff, and that patch-id would match nothing
+mv "$data/$name.sent" "$data/$name"
+git commit -q --amend -m "part: the third piece, reworded"
+printf '#!/bin/sh\ntr a-z A-Z <"$1"\n' >"$TRASH/upcase"
+chmod +x "$TRASH/upcase"
+git config diff.up.textconv "$TRASH/upcase"
+echo '* diff=up' >.git/info/attributes
+"$LORE_AM" ty -a --dry-run >"$TRASH/tc.mbx" 2>/dev/null
+rm .git/info/attributes
+git config --unset diff.up.textconv
+check "a reworded commit, a textconv driver on every file: all three commits named" eval \
+	"[ \"\$(grep -c '^      commit: ' '$TRASH/tc.mbx')\" = 3 ]"
 done_testing

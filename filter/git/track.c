@@ -213,8 +213,14 @@ static gboolean
 commits(const char *onto, const char *tip, GPtrArray *ids, GPtrArray *hashes)
 {
 	g_autofree char *range = g_strdup_printf("%s..%s", onto, tip);
-	const char *const argv[] = {"log",	  "--reverse",	     "-p",
-				    "--no-color", "--format=%x00%H", range,
+	const char *const argv[] = {"log",
+				    "--reverse",
+				    "-p",
+				    "--no-color",
+				    "--no-ext-diff",
+				    "--no-textconv",
+				    "--format=%x00%H",
+				    range,
 				    NULL};
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	guint i;

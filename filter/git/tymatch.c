@@ -139,10 +139,18 @@ ty_branch_load(const char *branch, const char *since, const char *committer,
 {
 	g_autofree char *who = g_strdup_printf("--committer=%s", committer);
 	g_autofree char *when = g_strdup_printf("--since=%s", since);
-	const char *const argv[] = {
-	    "log", "--no-color", "--no-ext-diff",    "-p",   TY_LOG_FORMAT,
-	    who,   when,	 "--end-of-options", branch, "--",
-	    NULL};
+	const char *const argv[] = {"log",
+				    "--no-color",
+				    "--no-ext-diff",
+				    "--no-textconv",
+				    "-p",
+				    TY_LOG_FORMAT,
+				    who,
+				    when,
+				    "--end-of-options",
+				    branch,
+				    "--",
+				    NULL};
 
 	return load(argv, branch, err);
 }
@@ -150,10 +158,17 @@ ty_branch_load(const char *branch, const char *since, const char *committer,
 struct ty_branch *
 ty_range_load(const char *range, GError **err)
 {
-	const char *const argv[] = {
-	    "log",	   "--no-color",  "--no-ext-diff",    "-p",
-	    TY_LOG_FORMAT, "--no-merges", "--end-of-options", range,
-	    "--",	   NULL};
+	const char *const argv[] = {"log",
+				    "--no-color",
+				    "--no-ext-diff",
+				    "--no-textconv",
+				    "-p",
+				    TY_LOG_FORMAT,
+				    "--no-merges",
+				    "--end-of-options",
+				    range,
+				    "--",
+				    NULL};
 
 	return load(argv, range, err);
 }
