@@ -9,7 +9,7 @@
 . "$TEST_DIR/lib-net.sh"
 
 [ -x "$(git --exec-path)/git-daemon" ] || skip_all "git daemon not installed"
-plan 36
+plan 37
 
 cd "$TRASH" || exit 1
 series_repo repo 3 || exit 1
@@ -52,6 +52,12 @@ check "... and the diffstat, which matches the mail's" eval \
 	'grep -q "3 files changed, 3 insertions" good.err &&
 	 grep -q "^The mail.s diffstat matches" good.err'
 is "$(wc -c <good.out)" 0 "... nothing on stdout"
+# the user's color.ui=always: the diffstat as plain text all the same
+git -C maint config color.ui always
+(cd maint && lore_in colour ../pr.eml pr -m ../pr.mbox)
+git -C maint config --unset color.ui
+check "... under color.ui=always, the diffstat's lines uncoloured" eval \
+	'grep -q "^ *part1.c *| *1 +$" colour.err && ! grep -q "?\[3" colour.err'
 
 # -b BRANCH (b4 pr -b): the pull checked out as a new branch
 user_clone maint8 || exit 1

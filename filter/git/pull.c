@@ -142,7 +142,8 @@ describe(struct pull *p)
 {
 	g_autofree char *range = g_strdup_printf("%s..%s", p->base, p->tip);
 	const char *sl[] = {"shortlog", range, NULL};
-	const char *ds[] = {"diff", "-M", "--stat", p->base, p->tip, NULL};
+	const char *ds[] = {"diff",   "--no-color", "--no-ext-diff", "-M",
+			    "--stat", p->base,	    p->tip,	     NULL};
 	const char *cnt[] = {"rev-list", "--count", range, NULL};
 	GString *o = g_string_new(NULL);
 	const char *last;
