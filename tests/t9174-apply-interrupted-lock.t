@@ -18,6 +18,7 @@
 #     trial's REBASE_HEAD locked in its own git folder).
 #  5. a packed-refs.lock of the user's own process while lore-am is
 #     interrupted in git am: never removed by lore-am.
+#  6. nor do the git am runs of --range-diff take packed-refs.lock.
 # Every wait is bounded; every process is stopped by its pid.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
@@ -26,7 +27,7 @@ command -v strace >/dev/null || skip_all "strace not installed"
 # strace must be allowed to trace its own child here
 strace -f -qq -o /dev/null true 2>/dev/null || skip_all "strace cannot trace here"
 
-plan 33
+plan 35
 
 export TMPDIR=$TRASH/tmp
 mkdir -p "$TMPDIR"
@@ -257,3 +258,17 @@ is "$(locks "$TRASH/u")" "" "no lock file is left once the user's process is don
 is "$(git -C "$TRASH/u" rev-parse HEAD):$(git -C "$TRASH/u" worktree list | wc -l)" \
 	"$before:1" "HEAD where it was, no worktree left"
 is "$(next "$TRASH/u")" "" "the next --apply works"
+
+# 6. --range-diff's two git am runs (each in a git folder of its own whose
+# common folder is the user's) take no packed-refs.lock either: strace
+# records every openat(2) of that path
+two_revisions "$TRASH/repo6" || exit 1
+revisions_mbox "$TRASH/thread6.mbox"
+user_clone "$TRASH/u6" "" "$TRASH/repo6"
+u6=$(cd "$TRASH/u6" && pwd -P)
+(cd "$u6" && exec strace -f -qq -o "$TRASH/st6" -P "$u6/.git/packed-refs.lock" \
+	-e trace=openat "$LORE_AM" -m "$TRASH/thread6.mbox" --range-diff \
+	"$(msgid_of "$TRASH/p2/v2-0001-c-add-c.patch")" >"$TRASH/out6" 2>"$TRASH/e6")
+is "$?:$(grep -c '^[0-9]* *openat' "$TRASH/st6")" 0:0 \
+	"--range-diff exits 0, and no git of lore-am's opens packed-refs.lock"
+check "... the range-diff compares the revisions" grep -q "c: add c" "$TRASH/out6"
