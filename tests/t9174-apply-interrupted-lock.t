@@ -13,6 +13,12 @@
 #     real clean filter that waits, in the user's work tree only, until the
 #     test has sent the signal): exit 1, one line "interrupted; nothing
 #     applied", nothing changed, no lock left.
+#  3. and 4. git am in the trial takes neither objects/maintenance.lock nor
+#     packed-refs.lock of the user's repository (auto maintenance off; the
+#     trial's REBASE_HEAD locked in its own git folder).
+#  5. a packed-refs.lock of the user's own process while lore-am is
+#     interrupted in git am: never removed by lore-am.
+#  6. nor do the git am runs of --range-diff take packed-refs.lock.
 # Every wait is bounded; every process is stopped by its pid.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-series.sh"
@@ -21,7 +27,7 @@ command -v strace >/dev/null || skip_all "strace not installed"
 # strace must be allowed to trace its own child here
 strace -f -qq -o /dev/null true 2>/dev/null || skip_all "strace cannot trace here"
 
-plan 19
+plan 35
 
 export TMPDIR=$TRASH/tmp
 mkdir -p "$TMPDIR"
@@ -168,3 +174,101 @@ is "$(locks "$TRASH/u")" "" "no lock file is left in the user's repository"
 is "$(git -C "$TRASH/u" rev-parse HEAD):$(git -C "$TRASH/u" worktree list | wc -l)" \
 	"$before:1" "HEAD where it was, no worktree left"
 is "$(next "$TRASH/u")" "" "the next --apply works"
+
+# 4. git am deletes REBASE_HEAD as it starts and as it ends, and each
+# deletion would take the repository's packed-refs.lock, shared by all its
+# worktrees, in git's window: a Ctrl-C there would leave it. The trial's
+# REBASE_HEAD is kept locked in its own git folder (the deletion fails
+# before it reaches packed-refs.lock), so no git of lore-am's takes it.
+at_lock 4 packed-refs.lock
+is "$held" "" "no git of lore-am's takes the repository's packed-refs.lock"
+is "$(locks "$TRASH/u")" "" "no lock file is left in the user's repository"
+outcome 4
+is "$(next "$TRASH/u")" "" "the series is applied, by this run or the next"
+
+# 5. a packed-refs.lock of the user's own (another terminal's git pack-refs,
+# here a process holding it for 3 s) while lore-am's git am is interrupted:
+# lore-am leaves it alone, whatever its age. git am is held in the trial by
+# a pre-applypatch hook (outside the user's work tree only) that writes its
+# pid to $HOLD_MARK and waits for $HOLD_MARK.go (30 s at most).
+user_clone "$TRASH/u" base
+before=$(git -C "$TRASH/u" rev-parse HEAD)
+u=$(cd "$TRASH/u" && pwd -P)
+cat >"$u/.git/hooks/pre-applypatch" <<'HOOK'
+#!/bin/sh
+[ -n "${HOLD_MARK:-}" ] && [ "$(pwd -P)" != "$HOLD_TOP" ] || exit 0
+if [ ! -e "$HOLD_MARK" ]; then
+	echo $$ >"$HOLD_MARK.tmp" && mv "$HOLD_MARK.tmp" "$HOLD_MARK"
+	i=0
+	while [ ! -e "$HOLD_MARK.go" ] && kill -0 $PPID 2>/dev/null &&
+		[ $i -lt 300 ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+fi
+exit 0
+HOOK
+chmod +x "$u/.git/hooks/pre-applypatch"
+export HOLD_MARK=$TRASH/m5 HOLD_TOP=$u
+start "$TRASH/pid5" "$TRASH/e5"
+i=0
+while [ ! -s "$HOLD_MARK" ] && [ $i -lt 400 ] && kill -0 "$bg" 2>/dev/null; do
+	sleep 0.05; i=$((i + 1))
+done
+lpid=$(cat "$TRASH/pid5" 2>/dev/null)
+# the user's process: takes the lock as git does (O_EXCL), holds it 3 s,
+# then says whether it is still its own file and removes it
+perl -e 'use Fcntl;
+	my ($lock, $out) = @ARGV;
+	sysopen(my $f, $lock, O_WRONLY | O_CREAT | O_EXCL) or die "$lock: $!";
+	my $ino = (stat($lock))[1];
+	open(my $o, ">", "$out.tmp") or die; print $o "$$\n"; close($o);
+	rename("$out.tmp", $out) or die;
+	sleep 3;
+	my @s = stat($lock);
+	my $mine = @s && $s[1] == $ino;
+	open($o, ">>", $out) or die; print $o ($mine ? "kept\n" : "removed\n");
+	close($o);
+	unlink($lock) if $mine' "$u/.git/packed-refs.lock" "$TRASH/holder" &
+holder=$!
+at_exit "kill -KILL $holder 2>/dev/null"
+i=0
+while [ ! -s "$TRASH/holder" ] && [ $i -lt 100 ] && kill -0 "$holder" 2>/dev/null; do
+	sleep 0.05; i=$((i + 1))
+done
+[ -s "$HOLD_MARK" ] && [ -s "$TRASH/holder" ] && [ -n "$lpid" ] &&
+	kill -INT -- -"$lpid"
+ok $? "git am held in the trial, the user's packed-refs.lock taken, SIGINT sent"
+if gone_within 60 "$bg"; then
+	wait "$bg"
+	st=$?
+else
+	kill -KILL -- -"$lpid" "$bg"
+	st=killed
+fi
+touch "$HOLD_MARK.go"
+gone_within 10 "$holder" || kill -KILL "$holder"
+unset HOLD_MARK
+is "$st" 1 "exit 1"
+check "... which says the run was interrupted and nothing applied" \
+	grep -qx "lore-am: interrupted; nothing applied" "$TRASH/e5"
+is "$(grep -c '^lore-am: ' "$TRASH/e5")" 1 "... in one line"
+is "$(sed -n 2p "$TRASH/holder")" kept \
+	"the user's packed-refs.lock was never removed while its process held it"
+is "$(locks "$TRASH/u")" "" "no lock file is left once the user's process is done"
+is "$(git -C "$TRASH/u" rev-parse HEAD):$(git -C "$TRASH/u" worktree list | wc -l)" \
+	"$before:1" "HEAD where it was, no worktree left"
+is "$(next "$TRASH/u")" "" "the next --apply works"
+
+# 6. --range-diff's two git am runs (each in a git folder of its own whose
+# common folder is the user's) take no packed-refs.lock either: strace
+# records every openat(2) of that path
+two_revisions "$TRASH/repo6" || exit 1
+revisions_mbox "$TRASH/thread6.mbox"
+user_clone "$TRASH/u6" "" "$TRASH/repo6"
+u6=$(cd "$TRASH/u6" && pwd -P)
+(cd "$u6" && exec strace -f -qq -o "$TRASH/st6" -P "$u6/.git/packed-refs.lock" \
+	-e trace=openat "$LORE_AM" -m "$TRASH/thread6.mbox" --range-diff \
+	"$(msgid_of "$TRASH/p2/v2-0001-c-add-c.patch")" >"$TRASH/out6" 2>"$TRASH/e6")
+is "$?:$(grep -c '^[0-9]* *openat' "$TRASH/st6")" 0:0 \
+	"--range-diff exits 0, and no git of lore-am's opens packed-refs.lock"
+check "... the range-diff compares the revisions" grep -q "c: add c" "$TRASH/out6"

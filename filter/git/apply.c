@@ -63,8 +63,9 @@ fail(GError **err, int code, const char *fmt, ...)
 /* "Patch failed at 0002 subject" (on git am's stdout) names the patch;
  * git's reason is on its stderr */
 static int
-am_failed(const GString *out, const GString *e, GError **err)
+am_failed(const GString *out, const GString *am_err, GError **err)
 {
+	GString *e = tmpwt_am_errors(am_err);
 	g_autofree char *reason = gitrun_reason(e->len ? e : out);
 	const char *at = strstr(out->str, "Patch failed at ");
 	g_autofree char *line = NULL, *which = NULL;
@@ -87,6 +88,7 @@ am_failed(const GString *out, const GString *e, GError **err)
 			which = lore_term_safe(line, -1);
 		}
 	}
+	g_string_free(e, TRUE);
 	return fail(err, LORE_ENOTFOUND,
 		    "git am failed at patch %s: %s; nothing applied",
 		    which ? which : "?", reason);
@@ -101,15 +103,16 @@ am_failed(const GString *out, const GString *e, GError **err)
 static int
 in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 {
-	static const char *const sparse_on[] = {SPARSE_ON};
+	static const char *const sparse_on[] = {SPARSE_ON, TMPWT_AM_CONFIG};
 	const char *const tip[] = {"rev-parse", "HEAD", NULL};
 	GPtrArray *am = g_ptr_array_new();
 	guint i;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
-	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
 	int rc = LORE_OK, st;
 
-	for (i = 0; sparse && i < G_N_ELEMENTS(sparse_on); i++)
+	/* the sparse settings when @sparse, the fence's always (tmpwt.h) */
+	for (i = sparse ? 0 : G_N_ELEMENTS(sparse_on) - 2;
+	     i < G_N_ELEMENTS(sparse_on); i++)
 		g_ptr_array_add(am, (char *)sparse_on[i]);
 	/* no `git maintenance run --auto` after it: a trial's commits are
 	 * few, and a Ctrl-C in its window between creating the shared
@@ -127,8 +130,6 @@ in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 	st = gitrun(wt, (const char *const *)am->pdata, j->mbox->str,
 		    j->mbox->len, out, e, err);
 	g_ptr_array_free(am, TRUE);
-	if (st < 0)
-		tmpwt_refs_unlock(wt, start);
 	if (gitrun_interrupted()) {
 		g_clear_error(err);
 		rc = fail(err, LORE_ENOTFOUND, "interrupted; nothing applied");

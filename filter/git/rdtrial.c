@@ -96,7 +96,8 @@ place_make(struct place *p, const char *common, const char *head)
 	return one_line_path(p->gitdir) && g_mkdir(p->gitdir, 0700) == 0 &&
 	       g_mkdir(p->wt, 0700) == 0 &&
 	       put(p->gitdir, "commondir", cdline) &&
-	       put(p->gitdir, "HEAD", headline) && put(p->wt, ".git", gitfile);
+	       put(p->gitdir, "HEAD", headline) && tmpwt_fence(p->gitdir) &&
+	       put(p->wt, ".git", gitfile);
 }
 
 static void
@@ -139,15 +140,13 @@ static int
 am(struct apply_job *j, gpointer data, GError **err)
 {
 	const struct place *p = data;
-	const char *const argv[] = {"-c", "maintenance.auto=false", "am",
-				    "--quiet", NULL};
+	const char *const argv[] = {
+	    "-c", "maintenance.auto=false", TMPWT_AM_CONFIG, "am", "--quiet",
+	    NULL};
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
-	gint64 start = g_get_real_time() / G_USEC_PER_SEC;
 	int st, rc = LORE_OK;
 
 	st = gitrun(p->wt, argv, j->mbox->str, j->mbox->len, out, e, err);
-	if (st < 0)
-		tmpwt_refs_unlock(p->wt, start);
 	g_clear_error(err);
 	if (gitrun_interrupted()) {
 		g_set_error_literal(err, LORE_ERROR, LORE_ENOTFOUND,

@@ -13,6 +13,7 @@
 #include "core/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
@@ -224,7 +225,9 @@ tmpwt_add(struct tmpwt *w, const char *commit, GError **err)
 			/* each git there gets its git folder, work tree and
 			 * index named, none of the user's */
 			gitenv_place_add(w->path, gitdir);
-			goto out;
+			if (tmpwt_fence(gitdir))
+				goto out;
+			g_string_assign(e, "cannot lock its REBASE_HEAD");
 		}
 	}
 	{
@@ -437,39 +440,50 @@ tmpwt_sweep(gboolean repo)
 	gitrun_release();
 }
 
-void
-tmpwt_refs_unlock(const char *wt, gint64 since)
+gboolean
+tmpwt_fence(const char *gitdir)
 {
-	const char *const where[] = {"rev-parse", "--git-path",
-				     "packed-refs.lock", NULL};
-	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
-	g_autofree char *line = NULL, *path = NULL;
-	GStatBuf a, b;
-	int i;
+	g_autofree char *path = NULL;
+	int fd;
 
-	if (gitrun(wt, where, NULL, 0, out, e, NULL) != 0 || !out->len)
-		goto out;
-	line = gitrun_first_line(out->str);
-	path = g_path_is_absolute(line) ? g_strdup(line)
-					: g_build_filename(wt, line, NULL);
-	if (g_lstat(path, &a) < 0 || !S_ISREG(a.st_mode) ||
-	    (gint64)a.st_mtime < since)
-		goto out;
-	/* a live git holds it for milliseconds, and others wait 1 s */
-	for (i = 0; i < 12; i++) {
-		g_usleep(G_USEC_PER_SEC / 10);
-		if (g_lstat(path, &b) < 0 || b.st_ino != a.st_ino ||
-		    b.st_mtime != a.st_mtime || b.st_size != a.st_size)
-			goto out;
-	}
-	if (g_unlink(path) == 0) {
-		g_autofree char *p = lore_term_safe(path, -1);
+	if (!gitdir)
+		return FALSE;
+	path = g_build_filename(gitdir, "REBASE_HEAD.lock", NULL);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return FALSE;
+	close(fd);
+	return TRUE;
+}
 
-		lore_err("note: removed '%s', which the interrupted git am "
-			 "left",
-			 p);
+GString *
+tmpwt_am_errors(const GString *e)
+{
+	g_auto(GStrv) lines = g_strsplit(e->str, "\n", -1);
+	GString *kept = g_string_new(NULL);
+	g_autofree char *prefix = NULL;
+	guint i;
+
+	/* git's message for the fenced ref is "PREFIX cannot lock ref
+	 * 'REBASE_HEAD': ..." and a paragraph of advice, up to the next
+	 * message with a prefix of its own */
+	for (i = 0; lines[i]; i++) {
+		const char *colon = strstr(lines[i], ": ");
+
+		if (strstr(lines[i], "'REBASE_HEAD'") && colon) {
+			g_free(prefix);
+			prefix = g_strndup(lines[i], colon + 2 - lines[i]);
+			continue;
+		}
+		if (prefix && !g_str_has_prefix(lines[i], prefix) &&
+		    !g_str_has_prefix(lines[i], "error: ") &&
+		    !g_str_has_prefix(lines[i], "fatal: ") &&
+		    !g_str_has_prefix(lines[i], "hint: "))
+			continue;
+		g_clear_pointer(&prefix, g_free);
+		g_string_append(kept, lines[i]);
+		if (lines[i + 1])
+			g_string_append_c(kept, '\n');
 	}
-out:
-	g_string_free(out, TRUE);
-	g_string_free(e, TRUE);
+	return kept;
 }

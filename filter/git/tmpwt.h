@@ -52,14 +52,25 @@ void tmpwt_remove(struct tmpwt *w);
 void tmpwt_sweep(gboolean repo);
 
 /*
- * After a git in the worktree @wt was killed by a signal: the repository's
- * packed-refs.lock, when git left it (a signal between git creating a
- * lock and registering it for removal; git am takes that lock as it
- * starts), made since @since (seconds since the epoch) and still the same
- * file a second later (git's own wait for that lock), is removed: it
- * would stop every later ref deletion. One note on stderr when it is.
+ * The argv words, "-c" and its value, that go before "am" in a temporary
+ * worktree's `git am`: no wait for the ref lock tmpwt_fence() holds.
  */
-void tmpwt_refs_unlock(const char *wt, gint64 since);
+#define TMPWT_AM_CONFIG "-c", "core.filesRefLockTimeout=0"
+
+/*
+ * Make the worktree whose own git folder is @gitdir take no lock shared
+ * with the user's repository when a `git am` runs there: git am deletes
+ * REBASE_HEAD as it starts and as it ends, and git's files backend takes
+ * the repository's packed-refs.lock for every deletion, in a window where
+ * a signal leaves it for good. REBASE_HEAD.lock, made here in @gitdir (the
+ * worktree's own, removed with it), makes each deletion fail before that
+ * lock is taken (am goes on). FALSE when it cannot be made.
+ */
+gboolean tmpwt_fence(const char *gitdir);
+
+/* git am's stderr @e without what tmpwt_fence() makes it say, so that
+ * gitrun_reason() finds git's own reason (a new GString). */
+GString *tmpwt_am_errors(const GString *e);
 
 /* Whether the owner line @owner ("lore-am PID START BOOT HOST") names a
  * process that is gone; FALSE when it cannot tell (another host). */
