@@ -25,8 +25,16 @@ series_repo() {
 # fmt DIR OUTDIR ARGS...: git format-patch with threading on, from base.
 fmt() {
 	_dir=$1 _out=$2; shift 2
+	# git format-patch makes a mail's Message-ID of its commit and the
+	# second it runs in (a cover letter's of the second alone): two runs
+	# in one second would give two revisions, or two series, the same ids
+	# (the second the last run ended in: the next starts after it)
+	while [ "$(date +%s)" = "${_fmt_second:-}" ]; do sleep 0.1; done
 	(cd "$_dir" && git format-patch -q --thread=shallow --base=base \
 		-o "$_out" "$@" base..HEAD)
+	_fmt_rc=$?
+	_fmt_second=$(date +%s)
+	return $_fmt_rc
 }
 
 # msgid_of FILE: the Message-ID (without <>) of a mail file.
