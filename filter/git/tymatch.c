@@ -132,6 +132,11 @@ load(const char *const *argv, const char *what, GError **err)
 }
 
 #define TY_LOG_FORMAT "--format=%x00%H%n%s%n%B%x00"
+/* git log's diffs as git made them, whatever the user's config asks of
+ * git log: no colour, no external diff, no textconv driver */
+#define TY_LOG                                                                 \
+	"log", "--no-color", "--no-ext-diff", "--no-textconv", "-p",           \
+	    TY_LOG_FORMAT
 
 struct ty_branch *
 ty_branch_load(const char *branch, const char *since, const char *committer,
@@ -139,18 +144,8 @@ ty_branch_load(const char *branch, const char *since, const char *committer,
 {
 	g_autofree char *who = g_strdup_printf("--committer=%s", committer);
 	g_autofree char *when = g_strdup_printf("--since=%s", since);
-	const char *const argv[] = {"log",
-				    "--no-color",
-				    "--no-ext-diff",
-				    "--no-textconv",
-				    "-p",
-				    TY_LOG_FORMAT,
-				    who,
-				    when,
-				    "--end-of-options",
-				    branch,
-				    "--",
-				    NULL};
+	const char *const argv[] = {TY_LOG, who,  when, "--end-of-options",
+				    branch, "--", NULL};
 
 	return load(argv, branch, err);
 }
@@ -158,17 +153,8 @@ ty_branch_load(const char *branch, const char *since, const char *committer,
 struct ty_branch *
 ty_range_load(const char *range, GError **err)
 {
-	const char *const argv[] = {"log",
-				    "--no-color",
-				    "--no-ext-diff",
-				    "--no-textconv",
-				    "-p",
-				    TY_LOG_FORMAT,
-				    "--no-merges",
-				    "--end-of-options",
-				    range,
-				    "--",
-				    NULL};
+	const char *const argv[] = {TY_LOG, "--no-merges", "--end-of-options",
+				    range,  "--",	   NULL};
 
 	return load(argv, range, err);
 }
