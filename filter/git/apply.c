@@ -103,23 +103,18 @@ am_failed(const GString *out, const GString *am_err, GError **err)
 static int
 in_worktree(struct apply_job *j, const char *wt, gboolean sparse, GError **err)
 {
-	static const char *const sparse_on[] = {SPARSE_ON, TMPWT_AM_CONFIG};
+	static const char *const sparse_on[] = {SPARSE_ON};
+	static const char *const am_config[] = {TMPWT_AM_CONFIG};
 	const char *const tip[] = {"rev-parse", "HEAD", NULL};
 	GPtrArray *am = g_ptr_array_new();
 	guint i;
 	GString *e = g_string_new(NULL), *out = g_string_new(NULL);
 	int rc = LORE_OK, st;
 
-	/* the sparse settings when @sparse, the fence's always (tmpwt.h) */
-	for (i = sparse ? 0 : G_N_ELEMENTS(sparse_on) - 2;
-	     i < G_N_ELEMENTS(sparse_on); i++)
+	for (i = 0; sparse && i < G_N_ELEMENTS(sparse_on); i++)
 		g_ptr_array_add(am, (char *)sparse_on[i]);
-	/* no `git maintenance run --auto` after it: a trial's commits are
-	 * few, and a Ctrl-C in its window between creating the shared
-	 * objects/maintenance.lock and its handler would leave the lock, the
-	 * user's own auto maintenance then skipped for good */
-	g_ptr_array_add(am, "-c");
-	g_ptr_array_add(am, "maintenance.auto=false");
+	for (i = 0; i < G_N_ELEMENTS(am_config); i++)
+		g_ptr_array_add(am, (char *)am_config[i]);
 	g_ptr_array_add(am, "am");
 	if (j->threeway)
 		g_ptr_array_add(am, "-3");

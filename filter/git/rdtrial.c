@@ -140,9 +140,7 @@ static int
 am(struct apply_job *j, gpointer data, GError **err)
 {
 	const struct place *p = data;
-	const char *const argv[] = {
-	    "-c", "maintenance.auto=false", TMPWT_AM_CONFIG, "am", "--quiet",
-	    NULL};
+	const char *const argv[] = {TMPWT_AM_CONFIG, "am", "--quiet", NULL};
 	GString *out = g_string_new(NULL), *e = g_string_new(NULL);
 	int st, rc = LORE_OK;
 

@@ -52,10 +52,16 @@ void tmpwt_remove(struct tmpwt *w);
 void tmpwt_sweep(gboolean repo);
 
 /*
- * The argv words, "-c" and its value, that go before "am" in a temporary
- * worktree's `git am`: no wait for the ref lock tmpwt_fence() holds.
+ * The argv words ("-c" and a value each) that go before "am" in a
+ * temporary worktree's `git am`, so that it takes no lock of the user's
+ * repository: no `git maintenance run --auto` after it (a trial's commits
+ * are few, and a Ctrl-C in git's window between creating the shared
+ * objects/maintenance.lock and setting up its removal would leave that
+ * lock, the user's own auto maintenance then skipped for good), and no
+ * wait for the ref lock tmpwt_fence() holds.
  */
-#define TMPWT_AM_CONFIG "-c", "core.filesRefLockTimeout=0"
+#define TMPWT_AM_CONFIG                                                        \
+	"-c", "maintenance.auto=false", "-c", "core.filesRefLockTimeout=0"
 
 /*
  * Make the worktree whose own git folder is @gitdir take no lock shared
