@@ -7,6 +7,7 @@
  */
 #include "core/gitenv.h"
 #include "core/gitalt.h"
+#include "core/util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -226,16 +227,6 @@ gitenv_place_remove(const char *dir)
 
 /* The innermost place holding @dir: TRUE, with its folder in *@top and
  * its git folder (or NULL) in *@gitdir (both g_free) */
-/* Whether the absolute @path is the folder @dir or below it. */
-static gboolean
-at_or_under(const char *path, const char *dir)
-{
-	gsize n = strlen(dir);
-
-	return !strncmp(path, dir, n) &&
-	       (path[n] == '\0' || path[n] == '/' || !strcmp(dir, "/"));
-}
-
 static gboolean
 place_of(const char *dir, char **top, char **gitdir)
 {
@@ -251,7 +242,7 @@ place_of(const char *dir, char **top, char **gitdir)
 		const struct place *p = places->pdata[i];
 
 		n = strlen(p->dir);
-		if (n > best_n && at_or_under(dir, p->dir)) {
+		if (n > best_n && lore_path_at_or_under(dir, p->dir)) {
 			best = p;
 			best_n = n;
 		}
@@ -355,7 +346,7 @@ git_workdir(void)
 
 		top = physical(l && absolute_lines(l, 1) ? l[0] : NULL);
 	}
-	if (here && top && at_or_under(here, top))
+	if (here && top && lore_path_at_or_under(here, top))
 		return g_steal_pointer(&top);
 	return g_steal_pointer(&here);
 }

@@ -106,8 +106,7 @@ watched(const char *dir, char **top)
 		struct watch *w = watches->pdata[i];
 
 		n = strlen(w->dir);
-		if (n < best_n && !strncmp(dir, w->dir, n) &&
-		    (dir[n] == '\0' || dir[n] == '/')) {
+		if (n < best_n && lore_path_at_or_under(dir, w->dir)) {
 			if (fd >= 0)
 				close(fd);
 			fd = fcntl(w->fd, F_DUPFD_CLOEXEC, 0);

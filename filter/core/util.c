@@ -352,6 +352,15 @@ lore_has_prefix_ci(const char *s, size_t n, const char *prefix)
 	return n >= pl && g_ascii_strncasecmp(s, prefix, pl) == 0;
 }
 
+gboolean
+lore_path_at_or_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) &&
+	       (path[n] == '\0' || path[n] == '/' || !strcmp(dir, "/"));
+}
+
 size_t
 lore_utf8_width(const char *s)
 {

@@ -129,6 +129,10 @@ char *lore_strip(char *s);
 /* TRUE when [s, s+n) starts with @prefix, ASCII case-insensitively. */
 gboolean lore_has_prefix_ci(const char *s, size_t n, const char *prefix);
 
+/* Whether the absolute @path is the folder @dir or below it ("/a/bc" is
+ * not below "/a/b"; everything is below "/"). */
+gboolean lore_path_at_or_under(const char *path, const char *dir);
+
 /* Number of Unicode characters in the UTF-8 string @s (bytes if invalid). */
 size_t lore_utf8_width(const char *s);
 

@@ -101,11 +101,25 @@ static const struct {
     {NULL, FALSE},
 };
 
+static const struct {
+	const char *path, *dir;
+	gboolean under;
+} under[] = {
+    {"/a/b", "/a/b", TRUE}, {"/a/b/c", "/a/b", TRUE}, {"/a/bc", "/a/b", FALSE},
+    {"/a", "/a/b", FALSE},  {"/x", "/", TRUE},	      {"/", "/", TRUE},
+};
+
 int
 main(void)
 {
 	unsigned i;
 	char *s;
+
+	for (i = 0; i < G_N_ELEMENTS(under); i++)
+		tap_ok(lore_path_at_or_under(under[i].path, under[i].dir) ==
+			   under[i].under,
+		       "'%s' at or under '%s': %s", under[i].path, under[i].dir,
+		       under[i].under ? "yes" : "no");
 
 	for (i = 0; i < G_N_ELEMENTS(term); i++) {
 		g_autofree char *shown = g_strescape(term[i].in, NULL);
